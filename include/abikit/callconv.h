@@ -1,0 +1,70 @@
+// abikit — calling-convention lowering with physical locations.
+//
+// For one function (and, for a variadic one, one call with given extra argument types) this
+// says how the return value and every argument travel: the kind (direct, extend, indirect,
+// ignore) and each part's location (register by assembler name, offset in the outgoing stack
+// argument area, or a PTX .param). One shared assignment core (src/callconv/core) serves the
+// per-target rule files.
+#pragma once
+
+#include "abikit/layout.h"
+#include "abikit/types.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace abikit {
+
+enum class ArgKind : uint8_t { Direct, Extend, Indirect, Ignore };
+enum class ExtendKind : uint8_t { None, Sign, Zero };
+
+struct ArgLocation {
+  enum class Kind : uint8_t { Register, Stack, Param };
+  Kind kind = Kind::Register;
+  std::string_view reg;     // Register: assembler name, from the target's register table
+  int64_t stack_offset = 0; // Stack: byte offset in the outgoing argument area (see the
+                            // target's StackInfo::argument_area and docs/targets/*.md)
+  std::string param;        // Param: PTX .param name ("f_param_0", "func_retval0")
+};
+
+struct ArgPart {
+  uint32_t offset = 0; // byte offset within the value (for Indirect: within the pointer)
+  uint32_t size = 0;
+  ArgLocation loc;
+};
+
+struct ArgLowering {
+  std::string_view name; // parameter name (may be empty); "" for the return value
+  const Type* type = nullptr;
+  ArgKind kind = ArgKind::Direct;
+  ExtendKind extend = ExtendKind::None;
+  bool byval = false;    // Indirect: the callee gets a caller-made copy it may modify
+  bool sret = false;     // Indirect return through a hidden pointer
+  uint32_t align = 0;    // Indirect: alignment of the pointed-to object
+  bool variadic = false; // an extra argument of a variadic call
+  std::vector<ArgPart> parts;
+};
+
+struct FunctionLowering {
+  std::string_view name;
+  bool variadic = false;
+  ArgLowering ret;
+  std::vector<ArgLowering> params;
+  uint64_t stack_bytes = 0;       // size of the outgoing argument area this call uses
+  std::vector<std::string> notes; // target caveats that apply to this signature
+};
+
+struct LowerOptions {
+  /// For a variadic function: the types of the extra arguments of the call to lower.
+  std::span<const Type* const> variadic_args;
+};
+
+/// Lowers one function for the context's target. Throws abikit::Error (Unsupported) for a
+/// signature the target cannot express, naming why.
+FunctionLowering lowerFunction(const LayoutEngine& layout, const FunctionDecl& fn,
+                               const LowerOptions& options = {});
+
+} // namespace abikit

@@ -1,0 +1,42 @@
+// abikit — the C declaration front-end.
+//
+// A self-contained preprocessor and parser for the declaration subset of C11/C2x that headers
+// use (plus OpenCL C and CUDA/HIP kernel declarations). It builds types in a TypeContext and
+// returns what the text declared. Function bodies and other definitions are skipped. Anything
+// outside the supported subset is an abikit::Error with FILE:LINE:COL naming the construct.
+#pragma once
+
+#include "abikit/layout.h"
+#include "abikit/types.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace abikit {
+
+struct ParseOptions {
+  std::vector<std::string> include_dirs; // -I, searched for #include "..." after the
+                                         // including file's directory
+  /// -D NAME[=VALUE] (no value: defined as 1) and -U NAME, applied in order after the
+  /// predefined macros.
+  std::vector<std::pair<std::string, std::optional<std::string>>> defines;
+  std::vector<std::string> undefines;
+};
+
+/// The language a file is written in, from its name: .cl -> OpenCL, .cu -> CUDA, .hip -> HIP,
+/// anything else (.h, .c, "-") -> C.
+Language languageForPath(std::string_view path);
+
+/// Parses a file ("-" reads standard input). The context's language decides the dialect;
+/// `layout` answers sizeof/_Alignof in constant expressions.
+TranslationUnit parseFile(TypeContext& ctx, const LayoutEngine& layout, const std::string& path,
+                          const ParseOptions& options);
+
+/// Parses text held in memory; `name` is used in diagnostics and for relative #include.
+TranslationUnit parseSource(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
+                            std::string_view text, const ParseOptions& options);
+
+} // namespace abikit

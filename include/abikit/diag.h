@@ -1,0 +1,77 @@
+// abikit — diagnostics.
+//
+// Every failure the library reports is an abikit::Error. It carries what went wrong and where:
+// a source position (file, line, column, and the text of that line for the caret display), a
+// byte offset into a binary file, or a character position inside an option value such as
+// `-march`. The CLI prints it with Error::format(); library users can read the fields.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <string_view>
+
+namespace abikit {
+
+enum class ErrorKind : uint8_t {
+  Target,      // unknown triple/CPU/ABI, malformed -march, invalid combination
+  Input,       // malformed or unsupported C declaration text
+  Unsupported, // well-formed input the target (or abikit) cannot express
+  Elf,         // malformed or hostile object file
+};
+
+class Error : public std::exception {
+public:
+  /// A message with no position (target errors without a position, generic failures).
+  Error(ErrorKind kind, std::string message);
+
+  /// A message about a position in C source text. `source_line` is the whole line (without the
+  /// newline) so that the caret display works after the buffer is gone.
+  static Error atSource(ErrorKind kind, std::string message, std::string file, uint32_t line,
+                        uint32_t column, std::string source_line);
+
+  /// A message about a byte offset in a binary file.
+  static Error atOffset(std::string message, std::string file, uint64_t offset);
+
+  /// A message about a character inside an option value, e.g. `-march=rv32izbam`:
+  /// `option` is "-march", `value` the whole value and `index` the 0-based character position.
+  static Error atOption(std::string message, std::string option, std::string value, size_t index);
+
+  ErrorKind kind() const { return kind_; }
+  const std::string& message() const { return message_; }
+  const std::string& file() const { return file_; }
+  uint32_t line() const { return line_; }
+  uint32_t column() const { return column_; }
+  const std::string& sourceLine() const { return source_line_; }
+  bool hasSourcePosition() const { return line_ != 0; }
+  bool hasOffset() const { return has_offset_; }
+  uint64_t offset() const { return offset_; }
+  bool hasOptionPosition() const { return !option_.empty(); }
+  const std::string& option() const { return option_; }
+  const std::string& optionValue() const { return option_value_; }
+  size_t optionIndex() const { return option_index_; }
+
+  const char* what() const noexcept override { return message_.c_str(); }
+
+  /// The text the CLI prints (no trailing newline):
+  ///  - source:  "FILE:LINE:COL: error: MSG\n<source line>\n<spaces>^"
+  ///  - offset:  "FILE: error: MSG (at byte offset N)"
+  ///  - option:  "abikit: error: MSG (in '-march=VALUE' at character N)"
+  ///  - plain:   "abikit: error: MSG"
+  std::string format() const;
+
+private:
+  ErrorKind kind_;
+  std::string message_;
+  std::string file_;
+  std::string source_line_;
+  std::string option_;
+  std::string option_value_;
+  uint64_t offset_ = 0;
+  size_t option_index_ = 0;
+  uint32_t line_ = 0;
+  uint32_t column_ = 0;
+  bool has_offset_ = false;
+};
+
+} // namespace abikit

@@ -1,0 +1,56 @@
+// abikit — type and record layout.
+//
+// One engine for every target: the target's rules come in as parameters (its DataModel for the
+// source language). Record layouts are computed once and cached by RecordDecl::id.
+#pragma once
+
+#include "abikit/types.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace abikit {
+
+struct TypeLayout {
+  uint64_t size = 0;  // bytes (sizeof)
+  uint32_t align = 1; // bytes (_Alignof)
+};
+
+struct FieldLayout {
+  uint64_t bit_offset = 0; // from the start of the record
+  uint64_t size = 0;       // bytes of the declared type (for bit-fields: the declared type)
+  uint32_t align = 1;      // alignment of the declared type (after typedef/field attributes)
+  int32_t bit_width = -1;  // -1: not a bit-field
+};
+
+struct RecordLayout {
+  uint64_t size = 0;
+  uint32_t align = 1;
+  uint64_t data_size = 0;          // bytes up to the end of the last field (before tail padding)
+  std::vector<FieldLayout> fields; // parallel to RecordDecl::fields
+  bool has_flexible_array = false;
+};
+
+/// Computes layouts for the types of one TypeContext. Throws abikit::Error (Unsupported) for a
+/// type that has no layout on the target (incomplete record, __int128 where it does not exist,
+/// ...), naming the construct.
+class LayoutEngine {
+public:
+  explicit LayoutEngine(const TypeContext& ctx);
+  ~LayoutEngine();
+
+  TypeLayout of(const Type* t) const;
+  const RecordLayout& of(const RecordDecl& rd) const;
+  /// The layout of `rd` as a type (size/align), cached.
+  TypeLayout recordType(const RecordDecl& rd) const;
+
+  const TypeContext& context() const { return ctx_; }
+
+private:
+  const TypeContext& ctx_;
+  mutable std::vector<std::unique_ptr<RecordLayout>> cache_; // indexed by RecordDecl::id
+  mutable std::vector<uint8_t> in_progress_;
+};
+
+} // namespace abikit

@@ -1,0 +1,273 @@
+// abikit — the target model.
+//
+// A Target is a value describing one fully resolved toolchain target: which family and
+// processor, its C data model, its registers and their roles, its stack rules, its address
+// spaces and memory map, and the identity of the ELF objects it produces. It is built from
+// clang-style options by resolveTarget(); every rule that differs between targets is data in
+// here or in the family file under src/target/.
+#pragma once
+
+#include "abikit/targets/amdgpu.h"
+#include "abikit/targets/dpu.h"
+#include "abikit/targets/ipu.h"
+#include "abikit/targets/nvptx.h"
+#include "abikit/targets/riscv.h"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace abikit {
+
+enum class Family : uint8_t { RISCV, NVPTX, AMDGPU, DPU, IPU };
+enum class Endian : uint8_t { Little, Big };
+
+/// DPU/IPU: follow the vendor compiler (default) or the seed document's text where they differ.
+enum class AbiVariant : uint8_t { Compiler, Documented };
+
+/// Source language of the declarations: it changes the data model (OpenCL C: `long` is 64-bit,
+/// `long long` 128-bit, `half` is a type) and what a kernel is.
+enum class Language : uint8_t { C, OpenCL, CUDA, HIP };
+
+std::string_view familyName(Family f); // "riscv", "nvptx", "amdgpu", "dpu", "ipu"
+
+/// The options a user gives, spelled like clang's (see cli-contract.md).
+struct TargetOptions {
+  std::string triple;          // --target
+  std::string march;           // -march (RISC-V ISA string)
+  std::string mabi;            // -mabi
+  std::string mcpu;            // -mcpu (AMDGPU target-id features allowed: gfx90a:xnack+)
+  std::string mcmodel;         // -mcmodel (RISC-V: medlow, medany, large)
+  int code_object_version = 0; // -mcode-object-version (AMDGPU); 0 = default
+  bool msupervisor = false;    // IPU: -msupervisor
+  bool mworker = false;        // IPU: -mworker (both flags: code runs in both modes)
+  AbiVariant abi_variant = AbiVariant::Compiler;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Data model
+
+/// The C integer types with a target-dependent size. `_BitInt(N)` is handled separately.
+enum class IntKind : uint8_t {
+  Bool,
+  Char,
+  SChar,
+  UChar,
+  Short,
+  UShort,
+  Int,
+  UInt,
+  Long,
+  ULong,
+  LongLong,
+  ULongLong,
+  Int128,
+  UInt128,
+};
+inline constexpr size_t kNumIntKinds = 14;
+
+/// The C floating types. Fp16 is `__fp16` (and OpenCL `half`), Float128 is `__float128`.
+enum class FloatKind : uint8_t { Fp16, Float16, BFloat16, Float, Double, LongDouble, Float128 };
+inline constexpr size_t kNumFloatKinds = 7;
+
+enum class FloatFormat : uint8_t { None, IEEEHalf, BFloat, IEEESingle, IEEEDouble, IEEEQuad, X87 };
+
+/// Size and alignment in bytes. size == 0 means the type does not exist on this target.
+struct SizeAlign {
+  uint16_t size = 0;
+  uint16_t align = 0;
+  constexpr bool supported() const { return size != 0; }
+};
+
+enum class VaListKind : uint8_t { VoidPtr, CharPtr };
+
+struct DataModel {
+  Endian endian = Endian::Little;
+  bool char_signed = true;
+  std::array<SizeAlign, kNumIntKinds> ints{};     // indexed by IntKind
+  std::array<SizeAlign, kNumFloatKinds> floats{}; // indexed by FloatKind; size 0 = unsupported
+  std::array<FloatFormat, kNumFloatKinds> float_formats{};
+  SizeAlign pointer;          // data pointer in the default address space
+  SizeAlign function_pointer; // code pointer
+
+  // The types behind the standard typedefs and clang's __*_TYPE__ macros.
+  IntKind size_type = IntKind::ULong;
+  IntKind ptrdiff_type = IntKind::Long;
+  IntKind intptr_type = IntKind::Long;
+  IntKind intmax_type = IntKind::LongLong;
+  IntKind int64_type = IntKind::LongLong;
+  IntKind wchar_type = IntKind::Int;
+  IntKind wint_type = IntKind::UInt;
+  IntKind char16_type = IntKind::UShort;
+  IntKind char32_type = IntKind::UInt;
+  IntKind sig_atomic_type = IntKind::Int;
+
+  VaListKind va_list_kind = VaListKind::VoidPtr;
+  SizeAlign va_list;
+
+  uint16_t max_vector_align = 0;       // 0: a vector is aligned to its size; else capped here
+  uint16_t biggest_alignment = 16;     // __BIGGEST_ALIGNMENT__
+  uint16_t default_aligned_attr = 16;  // __attribute__((aligned)) with no argument
+  uint16_t max_align_t_align = 16;     // _Alignof(max_align_t)
+  uint16_t bitint_max_width = 128;     // largest N accepted in _BitInt(N)
+  uint16_t bitint_max_align = 8;       // alignment cap for _BitInt(N) (clang-14: 8 everywhere)
+  uint16_t max_atomic_inline_bits = 0; // widest lock-free atomic (MaxAtomicInlineWidth)
+  bool has_sync_cas = false;           // defines __GCC_HAVE_SYNC_COMPARE_AND_SWAP_N
+
+  // Record layout rules (clang TargetInfo knobs).
+  bool bitfield_type_alignment = true;         // UseBitFieldTypeAlignment
+  bool zero_length_bitfield_alignment = false; // UseZeroLengthBitfieldAlignment: unnamed and
+                                               // zero-width bit-fields raise record alignment
+
+  const SizeAlign& of(IntKind k) const { return ints[static_cast<size_t>(k)]; }
+  const SizeAlign& of(FloatKind k) const { return floats[static_cast<size_t>(k)]; }
+  SizeAlign& of(IntKind k) { return ints[static_cast<size_t>(k)]; }
+  SizeAlign& of(FloatKind k) { return floats[static_cast<size_t>(k)]; }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Registers, stack, memory
+
+enum RegRole : uint32_t {
+  kRoleArgument = 1u << 0,
+  kRoleReturn = 1u << 1,
+  kRoleCallerSaved = 1u << 2,
+  kRoleCalleeSaved = 1u << 3,
+  kRoleStackPointer = 1u << 4,
+  kRoleReturnAddress = 1u << 5,
+  kRoleFramePointer = 1u << 6,
+  kRoleReserved = 1u << 7, // never allocated by the compiler
+  kRoleReadOnly = 1u << 8, // reads a constant or hardware value; writes are ignored/invalid
+  kRoleZero = 1u << 9,     // hard-wired zero
+  kRoleGlobalPointer = 1u << 10,
+  kRoleThreadPointer = 1u << 11,
+  kRoleBasePointer = 1u << 12,
+  kRoleSpecialInput = 1u << 13, // holds an input set up by hardware/runtime (ids, pointers)
+};
+
+std::string_view roleName(RegRole r); // "argument", "return", ...
+
+struct RegisterInfo {
+  std::string_view name;  // assembler name: "a0", "r3", "d2", "$m0", "$a0:1", "v7"
+  std::string_view alias; // alternative name ("x10"), may be empty
+  std::string_view file;  // register file: "gpr", "fpr", "vgpr", "sgpr", "mrf", "arf", ...
+  uint16_t bits = 0;
+  int32_t dwarf = -1;          // DWARF register number, -1 when it has none
+  uint32_t roles = 0;          // RegRole bits
+  std::string_view components; // tuples: component registers, space separated, lowest number
+                               // first ("r0 r1"); empty for single registers
+  std::string_view note;       // e.g. "r0 holds bits 63..32"
+};
+
+struct StackInfo {
+  bool grows_down = true;
+  uint16_t alignment = 16;         // stack-pointer alignment at calls, bytes
+  std::string_view stack_pointer;  // register name
+  std::string_view return_address; // register name (empty: on the stack)
+  std::string_view frame_pointer;  // register name, may be empty
+  std::string_view argument_area;  // where offset 0 of the outgoing argument area lives and
+                                   // how later offsets grow: what {"stack": N} means
+};
+
+struct AddressSpaceInfo {
+  uint32_t number = 0;         // LLVM address-space number
+  std::string_view name;       // "generic", "global", "local", "mram", ...
+  std::string_view c_spelling; // qualifier accepted in C declarations ("__global"), or ""
+  uint16_t pointer_bits = 0;   // sizeof(T __as *) * 8 as C sees it
+  uint16_t address_bits = 0;   // hardware address size in bits (0 = same as pointer)
+  bool null_known = true;
+  uint64_t null_value = 0;
+  std::string_view note;
+};
+
+struct MemoryRegion {
+  std::string_view name; // "WRAM", "IRAM", "MRAM", "atomic", "TMEM region 0"
+  uint64_t base = 0;     // virtual-address base (symbol values are offset by it)
+  uint64_t size = 0;     // bytes, 0 = unknown / unbounded
+  std::string_view note;
+};
+
+struct ElfIdentity {
+  uint8_t elf_class = 1;         // 1 = ELFCLASS32, 2 = ELFCLASS64
+  uint8_t data = 1;              // 1 = ELFDATA2LSB, 2 = ELFDATA2MSB
+  uint8_t osabi = 0;             // e_ident[EI_OSABI]
+  uint8_t abi_version = 0;       // e_ident[EI_ABIVERSION]
+  uint16_t machine = 0;          // e_machine
+  uint32_t flags = 0;            // e_flags this exact target produces
+  bool rela = true;              // relocation sections are SHT_RELA
+  std::string_view machine_name; // "EM_RISCV"
+};
+
+/// A family-specific fact shown by `abikit describe` ("xlen" = 64, "extensions" = [...]).
+struct TargetProperty {
+  std::string key;
+  std::string value;             // scalar value (when `list` is empty)
+  std::vector<std::string> list; // list value
+  bool is_number = false;        // `value` is a decimal number (JSON number, not string)
+};
+
+// ---------------------------------------------------------------------------------------------
+// The resolved target
+
+class Target {
+public:
+  Family family = Family::RISCV;
+  std::string triple;   // normalised: "riscv64-unknown-elf", "amdgcn-amd-amdhsa"
+  std::string arch;     // "riscv32", "riscv64", "nvptx", "nvptx64", "amdgcn", "dpu", "colossus"
+  std::string cpu;      // resolved processor ("gfx906", "sm_70", "v1A", "ipu2", "generic-rv64")
+  std::string spelling; // canonical options, e.g. "riscv64-unknown-elf -march=rv64gc -mabi=lp64d"
+  AbiVariant abi_variant = AbiVariant::Compiler;
+
+  DataModel data;
+  StackInfo stack;
+  ElfIdentity elf;
+  std::span<const RegisterInfo> registers;
+  std::span<const AddressSpaceInfo> address_spaces;
+  std::span<const MemoryRegion> memory;
+  /// Macros clang predefines for this target beyond the ones derived from the data model
+  /// (those are produced by predefinedMacros()).
+  std::vector<std::pair<std::string, std::string>> macros;
+  /// Family-specific facts for `describe` (ISA extensions, processor features, sizes, ...).
+  std::vector<TargetProperty> properties;
+
+  std::variant<RiscvTarget, NvptxTarget, AmdgpuTarget, DpuTarget, IpuTarget> detail;
+
+  const RiscvTarget& riscv() const { return std::get<RiscvTarget>(detail); }
+  const NvptxTarget& nvptx() const { return std::get<NvptxTarget>(detail); }
+  const AmdgpuTarget& amdgpu() const { return std::get<AmdgpuTarget>(detail); }
+  const DpuTarget& dpu() const { return std::get<DpuTarget>(detail); }
+  const IpuTarget& ipu() const { return std::get<IpuTarget>(detail); }
+
+  const RegisterInfo* findRegister(std::string_view name) const;
+  const AddressSpaceInfo* findAddressSpace(uint32_t number) const;
+};
+
+/// Builds a Target from options. Throws abikit::Error (ErrorKind::Target) with one clear message
+/// for an unknown triple, CPU or ABI, a malformed -march, or an invalid combination.
+Target resolveTarget(const TargetOptions& options);
+
+/// The data model as seen by a source language (OpenCL C changes `long`, `long long`, `half`).
+DataModel dataModelFor(const Target& target, Language lang);
+
+/// All macros clang predefines for this target and language: the family's own macros plus the
+/// ones derived from the data model (__SIZEOF_INT__, __CHAR_UNSIGNED__, __INT_MAX__,
+/// __SIZE_TYPE__, __BIGGEST_ALIGNMENT__, ...), in a deterministic order.
+std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& target,
+                                                                  Language lang);
+
+/// One line of `abikit targets`.
+struct TargetSummary {
+  Family family;
+  std::string name;        // triple or recognised target name
+  std::string description; // one line
+  std::vector<std::string> cpus;
+  std::vector<std::string> abis;
+};
+std::vector<TargetSummary> knownTargets();
+
+} // namespace abikit

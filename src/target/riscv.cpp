@@ -1,0 +1,16 @@
+// PLACEHOLDER: replaced by the family implementation.
+#include "family.h"
+
+namespace abikit::detail {
+namespace {
+bool handles(const Triple&) {
+  return false;
+}
+void resolve(const TargetOptions&, const Triple&, Target&) {
+  targetError("not implemented");
+}
+void summaries(std::vector<TargetSummary>&) {}
+} // namespace
+const FamilyInfo kRiscvFamily = {Family::RISCV, "riscv",   "riscv", handles,
+                                 resolve,       summaries, nullptr};
+} // namespace abikit::detail

@@ -1,0 +1,564 @@
+// Target-independent parts of the target model: names, lookups, the language adjustment of the
+// data model and the predefined macros derived from it (as clang's InitPreprocessor does).
+#include "abikit/target.h"
+
+#include "family.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace abikit {
+
+std::string_view familyName(Family f) {
+  switch (f) {
+  case Family::RISCV:
+    return "riscv";
+  case Family::NVPTX:
+    return "nvptx";
+  case Family::AMDGPU:
+    return "amdgpu";
+  case Family::DPU:
+    return "dpu";
+  case Family::IPU:
+    return "ipu";
+  }
+  return "?";
+}
+
+std::string_view roleName(RegRole r) {
+  switch (r) {
+  case kRoleArgument:
+    return "argument";
+  case kRoleReturn:
+    return "return";
+  case kRoleCallerSaved:
+    return "caller-saved";
+  case kRoleCalleeSaved:
+    return "callee-saved";
+  case kRoleStackPointer:
+    return "stack-pointer";
+  case kRoleReturnAddress:
+    return "return-address";
+  case kRoleFramePointer:
+    return "frame-pointer";
+  case kRoleReserved:
+    return "reserved";
+  case kRoleReadOnly:
+    return "read-only";
+  case kRoleZero:
+    return "zero";
+  case kRoleGlobalPointer:
+    return "global-pointer";
+  case kRoleThreadPointer:
+    return "thread-pointer";
+  case kRoleBasePointer:
+    return "base-pointer";
+  case kRoleSpecialInput:
+    return "special-input";
+  }
+  return "?";
+}
+
+const RegisterInfo* Target::findRegister(std::string_view name) const {
+  for (const RegisterInfo& r : registers)
+    if (r.name == name || (!r.alias.empty() && r.alias == name)) return &r;
+  return nullptr;
+}
+
+const AddressSpaceInfo* Target::findAddressSpace(uint32_t number) const {
+  for (const AddressSpaceInfo& a : address_spaces)
+    if (a.number == number) return &a;
+  return nullptr;
+}
+
+DataModel dataModelFor(const Target& target, Language lang) {
+  DataModel d = target.data;
+  switch (lang) {
+  case Language::C:
+  case Language::CUDA:
+    break;
+  case Language::HIP:
+    // HIP device compilation copies the host's long double (x86-64: 80-bit x87 in 16 bytes).
+    d.of(FloatKind::LongDouble) = {16, 16};
+    d.float_formats[size_t(FloatKind::LongDouble)] = FloatFormat::X87;
+    break;
+  case Language::OpenCL: {
+    // OpenCL C fixes these widths whatever the target's C data model is (clang
+    // TargetInfo::adjust): long 64, long long 128, half 16, long double 128 (IEEE quad).
+    d.of(IntKind::Int) = d.of(IntKind::UInt) = {4, 4};
+    d.of(IntKind::Long) = d.of(IntKind::ULong) = {8, 8};
+    d.of(IntKind::LongLong) = d.of(IntKind::ULongLong) = {16, 16};
+    d.of(FloatKind::Fp16) = {2, 2};
+    d.float_formats[size_t(FloatKind::Fp16)] = FloatFormat::IEEEHalf;
+    d.of(FloatKind::Float) = {4, 4};
+    d.of(FloatKind::Double) = {8, 8};
+    d.of(FloatKind::LongDouble) = {16, 16};
+    d.float_formats[size_t(FloatKind::LongDouble)] = FloatFormat::IEEEQuad;
+    bool is32 = d.pointer.size == 4;
+    d.size_type = is32 ? IntKind::UInt : IntKind::ULong;
+    d.ptrdiff_type = is32 ? IntKind::Int : IntKind::Long;
+    d.intptr_type = is32 ? IntKind::Int : IntKind::Long;
+    d.intmax_type = IntKind::LongLong;
+    d.int64_type = IntKind::Long;
+    break;
+  }
+  }
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Predefined macros derived from the data model.
+
+namespace {
+
+bool isSigned(IntKind k, const DataModel& d) {
+  switch (k) {
+  case IntKind::Char:
+    return d.char_signed;
+  case IntKind::SChar:
+  case IntKind::Short:
+  case IntKind::Int:
+  case IntKind::Long:
+  case IntKind::LongLong:
+  case IntKind::Int128:
+    return true;
+  default:
+    return false;
+  }
+}
+
+IntKind toUnsigned(IntKind k) {
+  switch (k) {
+  case IntKind::SChar:
+  case IntKind::Char:
+    return IntKind::UChar;
+  case IntKind::Short:
+    return IntKind::UShort;
+  case IntKind::Int:
+    return IntKind::UInt;
+  case IntKind::Long:
+    return IntKind::ULong;
+  case IntKind::LongLong:
+    return IntKind::ULongLong;
+  case IntKind::Int128:
+    return IntKind::UInt128;
+  default:
+    return k;
+  }
+}
+
+// The spelling clang uses in __*_TYPE__ macros.
+const char* clangTypeName(IntKind k) {
+  switch (k) {
+  case IntKind::Bool:
+    return "_Bool";
+  case IntKind::Char:
+    return "char";
+  case IntKind::SChar:
+    return "signed char";
+  case IntKind::UChar:
+    return "unsigned char";
+  case IntKind::Short:
+    return "short";
+  case IntKind::UShort:
+    return "unsigned short";
+  case IntKind::Int:
+    return "int";
+  case IntKind::UInt:
+    return "unsigned int";
+  case IntKind::Long:
+    return "long int";
+  case IntKind::ULong:
+    return "long unsigned int";
+  case IntKind::LongLong:
+    return "long long int";
+  case IntKind::ULongLong:
+    return "long long unsigned int";
+  case IntKind::Int128:
+    return "__int128";
+  case IntKind::UInt128:
+    return "unsigned __int128";
+  }
+  return "?";
+}
+
+const char* constantSuffix(IntKind k, const DataModel& d) {
+  switch (k) {
+  case IntKind::UInt:
+    return "U";
+  case IntKind::Long:
+    return "L";
+  case IntKind::ULong:
+    return "UL";
+  case IntKind::LongLong:
+    return "LL";
+  case IntKind::ULongLong:
+    return "ULL";
+  case IntKind::UChar:
+  case IntKind::UShort:
+    // Promotes to int unless as wide as int.
+    return d.of(k).size == d.of(IntKind::Int).size ? "U" : "";
+  default:
+    return "";
+  }
+}
+
+const char* formatModifier(IntKind k) {
+  switch (k) {
+  case IntKind::Char:
+  case IntKind::SChar:
+  case IntKind::UChar:
+    return "hh";
+  case IntKind::Short:
+  case IntKind::UShort:
+    return "h";
+  case IntKind::Long:
+  case IntKind::ULong:
+    return "l";
+  case IntKind::LongLong:
+  case IntKind::ULongLong:
+    return "ll";
+  default:
+    return "";
+  }
+}
+
+std::string maxValue(IntKind k, const DataModel& d) {
+  unsigned bits = d.of(k).size * 8u;
+  bool sgn = isSigned(k, d);
+  unsigned __int128 v = bits >= 128 ? ~(unsigned __int128)0 : (((unsigned __int128)1 << bits) - 1);
+  if (sgn) v >>= 1;
+  std::string s;
+  do {
+    s.insert(s.begin(), char('0' + int(v % 10)));
+    v /= 10;
+  } while (v);
+  return s + constantSuffix(k, d);
+}
+
+struct MacroList {
+  std::vector<std::pair<std::string, std::string>>& out;
+  void def(std::string name, std::string value) {
+    out.emplace_back(std::move(name), std::move(value));
+  }
+};
+
+// The smallest standard kind of exactly `bytes` bytes, preferring the order clang uses.
+IntKind intOfSize(unsigned bytes, bool sgn, const DataModel& d, IntKind int64) {
+  if (bytes == 8) return sgn ? int64 : toUnsigned(int64);
+  const IntKind order[] = {IntKind::SChar, IntKind::Short, IntKind::Int, IntKind::Long,
+                           IntKind::LongLong};
+  for (IntKind k : order)
+    if (d.of(k).size == bytes) return sgn ? k : toUnsigned(k);
+  return IntKind::Int;
+}
+
+struct FloatChars {
+  const char *decimal_dig, *denorm_min, *dig, *epsilon, *mant_dig, *max_10_exp, *max_exp, *max,
+      *min_10_exp, *min_exp, *min;
+};
+
+const FloatChars* floatChars(FloatFormat f) {
+  static const FloatChars kHalf = {
+      "5",     "5.9604644775390625e-8", "3", "9.765625e-4", "11", "4", "16", "6.5504e+4", "(-4)",
+      "(-13)", "6.103515625e-5"};
+  static const FloatChars kSingle = {"9",
+                                     "1.40129846e-45",
+                                     "6",
+                                     "1.19209290e-7",
+                                     "24",
+                                     "38",
+                                     "128",
+                                     "3.40282347e+38",
+                                     "(-37)",
+                                     "(-125)",
+                                     "1.17549435e-38"};
+  static const FloatChars kDouble = {"17",
+                                     "4.9406564584124654e-324",
+                                     "15",
+                                     "2.2204460492503131e-16",
+                                     "53",
+                                     "308",
+                                     "1024",
+                                     "1.7976931348623157e+308",
+                                     "(-307)",
+                                     "(-1021)",
+                                     "2.2250738585072014e-308"};
+  static const FloatChars kQuad = {"36",
+                                   "6.47517511943802511092443895822764655e-4966",
+                                   "33",
+                                   "1.92592994438723585305597794258492732e-34",
+                                   "113",
+                                   "4932",
+                                   "16384",
+                                   "1.18973149535723176508575932662800702e+4932",
+                                   "(-4931)",
+                                   "(-16381)",
+                                   "3.36210314311209350626267781732175260e-4932"};
+  static const FloatChars kX87 = {"21",
+                                  "3.64519953188247460253e-4951",
+                                  "18",
+                                  "1.08420217248550443401e-19",
+                                  "64",
+                                  "4932",
+                                  "16384",
+                                  "1.18973149535723176502e+4932",
+                                  "(-4931)",
+                                  "(-16381)",
+                                  "3.36210314311209350626e-4932"};
+  switch (f) {
+  case FloatFormat::IEEEHalf:
+    return &kHalf;
+  case FloatFormat::IEEESingle:
+    return &kSingle;
+  case FloatFormat::IEEEDouble:
+    return &kDouble;
+  case FloatFormat::IEEEQuad:
+    return &kQuad;
+  case FloatFormat::X87:
+    return &kX87;
+  default:
+    return nullptr;
+  }
+}
+
+void defineFloat(MacroList& m, const std::string& prefix, const std::string& suffix,
+                 FloatFormat f) {
+  const FloatChars* c = floatChars(f);
+  if (!c) return;
+  m.def(prefix + "_DENORM_MIN__", std::string(c->denorm_min) + suffix);
+  m.def(prefix + "_HAS_DENORM__", "1");
+  m.def(prefix + "_DIG__", c->dig);
+  m.def(prefix + "_DECIMAL_DIG__", c->decimal_dig);
+  m.def(prefix + "_EPSILON__", std::string(c->epsilon) + suffix);
+  m.def(prefix + "_HAS_INFINITY__", "1");
+  m.def(prefix + "_HAS_QUIET_NAN__", "1");
+  m.def(prefix + "_MANT_DIG__", c->mant_dig);
+  m.def(prefix + "_MAX_10_EXP__", c->max_10_exp);
+  m.def(prefix + "_MAX_EXP__", c->max_exp);
+  m.def(prefix + "_MAX__", std::string(c->max) + suffix);
+  m.def(prefix + "_MIN_10_EXP__", c->min_10_exp);
+  m.def(prefix + "_MIN_EXP__", c->min_exp);
+  m.def(prefix + "_MIN__", std::string(c->min) + suffix);
+}
+
+void defineIntTypeMacros(MacroList& m, const std::string& prefix, IntKind k, const DataModel& d,
+                         bool with_width, bool with_suffix) {
+  m.def(prefix + "_TYPE__", clangTypeName(k));
+  m.def(prefix + "_MAX__", maxValue(k, d));
+  if (with_width) m.def(prefix + "_WIDTH__", std::to_string(d.of(k).size * 8));
+  std::string mod = formatModifier(k);
+  if (isSigned(k, d)) {
+    m.def(prefix + "_FMTd__", "\"" + mod + "d\"");
+    m.def(prefix + "_FMTi__", "\"" + mod + "i\"");
+  } else {
+    for (char c : {'o', 'u', 'x', 'X'}) m.def(prefix + "_FMT" + c + "__", "\"" + mod + c + "\"");
+  }
+  if (with_suffix) m.def(prefix + "_C_SUFFIX__", constantSuffix(k, d));
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& target,
+                                                                  Language lang) {
+  std::vector<std::pair<std::string, std::string>> out;
+  MacroList m{out};
+  const DataModel d = dataModelFor(target, lang);
+  auto sz = [&](IntKind k) { return std::to_string(d.of(k).size); };
+  auto bits = [&](IntKind k) { return std::to_string(d.of(k).size * 8); };
+
+  // Language and compiler identity (as clang 14 does).
+  m.def("__STDC__", "1");
+  m.def("__STDC_HOSTED__", "1");
+  m.def("__STDC_UTF_16__", "1");
+  m.def("__STDC_UTF_32__", "1");
+  if (lang == Language::OpenCL) {
+    m.def("__OPENCL_C_VERSION__", "200");
+    m.def("__OPENCL_VERSION__", "200");
+    m.def("CL_VERSION_1_0", "100");
+    m.def("CL_VERSION_1_1", "110");
+    m.def("CL_VERSION_1_2", "120");
+    m.def("CL_VERSION_2_0", "200");
+    m.def("__ENDIAN_LITTLE__", "1");
+    m.def("__IMAGE_SUPPORT__", "1");
+    m.def("__kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
+                                     "__attribute__((vec_type_hint(typen)))");
+  } else {
+    m.def("__STDC_VERSION__", "201710L");
+  }
+  if (lang == Language::CUDA) m.def("__CUDA__", "1");
+  if (lang == Language::HIP) m.def("__HIP__", "1");
+  m.def("__GNUC__", "4");
+  m.def("__GNUC_MINOR__", "2");
+  m.def("__GNUC_PATCHLEVEL__", "1");
+  m.def("__GNUC_STDC_INLINE__", "1");
+  m.def("__GXX_ABI_VERSION", "1002");
+  m.def("__clang__", "1");
+  m.def("__clang_major__", "14");
+  m.def("__clang_minor__", "0");
+  m.def("__clang_patchlevel__", "6");
+  m.def("__llvm__", "1");
+  m.def("__NO_INLINE__", "1");
+  m.def("__FINITE_MATH_ONLY__", "0");
+  m.def("__USER_LABEL_PREFIX__", "");
+  m.def("__CHAR_BIT__", "8");
+  m.def("__abikit__", "1");
+
+  // Endianness and data-model names.
+  m.def("__ORDER_LITTLE_ENDIAN__", "1234");
+  m.def("__ORDER_BIG_ENDIAN__", "4321");
+  m.def("__ORDER_PDP_ENDIAN__", "3412");
+  if (d.endian == Endian::Little) {
+    m.def("__BYTE_ORDER__", "__ORDER_LITTLE_ENDIAN__");
+    m.def("__LITTLE_ENDIAN__", "1");
+  } else {
+    m.def("__BYTE_ORDER__", "__ORDER_BIG_ENDIAN__");
+    m.def("__BIG_ENDIAN__", "1");
+  }
+  if (d.pointer.size == 8 && d.of(IntKind::Long).size == 8 && d.of(IntKind::Int).size == 4) {
+    m.def("_LP64", "1");
+    m.def("__LP64__", "1");
+  }
+  if (d.pointer.size == 4 && d.of(IntKind::Long).size == 4 && d.of(IntKind::Int).size == 4) {
+    m.def("_ILP32", "1");
+    m.def("__ILP32__", "1");
+  }
+  if (d.char_signed == false) m.def("__CHAR_UNSIGNED__", "1");
+  if (!isSigned(d.wchar_type, d)) m.def("__WCHAR_UNSIGNED__", "1");
+  if (!isSigned(d.wint_type, d)) m.def("__WINT_UNSIGNED__", "1");
+
+  // Limits and widths.
+  m.def("__SCHAR_MAX__", maxValue(IntKind::SChar, d));
+  m.def("__SHRT_MAX__", maxValue(IntKind::Short, d));
+  m.def("__INT_MAX__", maxValue(IntKind::Int, d));
+  m.def("__LONG_MAX__", maxValue(IntKind::Long, d));
+  m.def("__LONG_LONG_MAX__", maxValue(IntKind::LongLong, d));
+  m.def("__WCHAR_MAX__", maxValue(d.wchar_type, d));
+  m.def("__WINT_MAX__", maxValue(d.wint_type, d));
+  m.def("__SIZE_MAX__", maxValue(d.size_type, d));
+  m.def("__PTRDIFF_MAX__", maxValue(d.ptrdiff_type, d));
+  m.def("__INTPTR_MAX__", maxValue(d.intptr_type, d));
+  m.def("__UINTPTR_MAX__", maxValue(toUnsigned(d.intptr_type), d));
+  m.def("__SIG_ATOMIC_MAX__", maxValue(d.sig_atomic_type, d));
+  m.def("__BOOL_WIDTH__", bits(IntKind::Bool));
+  m.def("__SHRT_WIDTH__", bits(IntKind::Short));
+  m.def("__INT_WIDTH__", bits(IntKind::Int));
+  m.def("__LONG_WIDTH__", bits(IntKind::Long));
+  m.def("__LLONG_WIDTH__", bits(IntKind::LongLong));
+  m.def("__BITINT_MAXWIDTH__", std::to_string(d.bitint_max_width));
+  m.def("__WCHAR_WIDTH__", bits(d.wchar_type));
+  m.def("__WINT_WIDTH__", bits(d.wint_type));
+  m.def("__INTMAX_WIDTH__", bits(d.intmax_type));
+  m.def("__SIZE_WIDTH__", bits(d.size_type));
+  m.def("__UINTMAX_WIDTH__", bits(d.intmax_type));
+  m.def("__PTRDIFF_WIDTH__", bits(d.ptrdiff_type));
+  m.def("__INTPTR_WIDTH__", bits(d.intptr_type));
+  m.def("__UINTPTR_WIDTH__", bits(d.intptr_type));
+  m.def("__SIG_ATOMIC_WIDTH__", bits(d.sig_atomic_type));
+  m.def("__POINTER_WIDTH__", std::to_string(d.pointer.size * 8));
+  m.def("__BIGGEST_ALIGNMENT__", std::to_string(d.biggest_alignment));
+
+  // sizeof macros.
+  m.def("__SIZEOF_INT__", sz(IntKind::Int));
+  m.def("__SIZEOF_LONG__", sz(IntKind::Long));
+  m.def("__SIZEOF_LONG_LONG__", sz(IntKind::LongLong));
+  m.def("__SIZEOF_SHORT__", sz(IntKind::Short));
+  m.def("__SIZEOF_FLOAT__", std::to_string(d.of(FloatKind::Float).size));
+  m.def("__SIZEOF_DOUBLE__", std::to_string(d.of(FloatKind::Double).size));
+  m.def("__SIZEOF_LONG_DOUBLE__", std::to_string(d.of(FloatKind::LongDouble).size));
+  m.def("__SIZEOF_POINTER__", std::to_string(d.pointer.size));
+  m.def("__SIZEOF_SIZE_T__", sz(d.size_type));
+  m.def("__SIZEOF_WCHAR_T__", sz(d.wchar_type));
+  m.def("__SIZEOF_WINT_T__", sz(d.wint_type));
+  m.def("__SIZEOF_PTRDIFF_T__", sz(d.ptrdiff_type));
+  if (d.of(IntKind::Int128).supported()) m.def("__SIZEOF_INT128__", sz(IntKind::Int128));
+
+  // Type macros.
+  defineIntTypeMacros(m, "__INTMAX", d.intmax_type, d, false, true);
+  defineIntTypeMacros(m, "__UINTMAX", toUnsigned(d.intmax_type), d, false, true);
+  m.def("__PTRDIFF_TYPE__", clangTypeName(d.ptrdiff_type));
+  m.def("__PTRDIFF_FMTd__", std::string("\"") + formatModifier(d.ptrdiff_type) + "d\"");
+  m.def("__PTRDIFF_FMTi__", std::string("\"") + formatModifier(d.ptrdiff_type) + "i\"");
+  m.def("__INTPTR_TYPE__", clangTypeName(d.intptr_type));
+  m.def("__INTPTR_FMTd__", std::string("\"") + formatModifier(d.intptr_type) + "d\"");
+  m.def("__INTPTR_FMTi__", std::string("\"") + formatModifier(d.intptr_type) + "i\"");
+  m.def("__SIZE_TYPE__", clangTypeName(d.size_type));
+  for (char c : {'o', 'u', 'x', 'X'})
+    m.def(std::string("__SIZE_FMT") + c + "__",
+          std::string("\"") + formatModifier(d.size_type) + c + "\"");
+  m.def("__WCHAR_TYPE__", clangTypeName(d.wchar_type));
+  m.def("__WINT_TYPE__", clangTypeName(d.wint_type));
+  m.def("__CHAR16_TYPE__", clangTypeName(d.char16_type));
+  m.def("__CHAR32_TYPE__", clangTypeName(d.char32_type));
+  m.def("__UINTPTR_TYPE__", clangTypeName(toUnsigned(d.intptr_type)));
+  for (char c : {'o', 'u', 'x', 'X'})
+    m.def(std::string("__UINTPTR_FMT") + c + "__",
+          std::string("\"") + formatModifier(d.intptr_type) + c + "\"");
+
+  for (unsigned n : {8u, 16u, 32u, 64u}) {
+    std::string ns = std::to_string(n);
+    IntKind s = intOfSize(n / 8, true, d, d.int64_type);
+    IntKind u = toUnsigned(s);
+    defineIntTypeMacros(m, "__INT" + ns, s, d, false, true);
+    defineIntTypeMacros(m, "__UINT" + ns, u, d, false, true);
+    defineIntTypeMacros(m, "__INT_LEAST" + ns, s, d, true, false);
+    defineIntTypeMacros(m, "__UINT_LEAST" + ns, u, d, false, false);
+    defineIntTypeMacros(m, "__INT_FAST" + ns, s, d, true, false);
+    defineIntTypeMacros(m, "__UINT_FAST" + ns, u, d, false, false);
+  }
+
+  // Floating point.
+  m.def("__FLT_EVAL_METHOD__", "0");
+  m.def("__FLT_RADIX__", "2");
+  m.def("__DECIMAL_DIG__", "__LDBL_DECIMAL_DIG__");
+  if (d.of(FloatKind::Float16).supported()) defineFloat(m, "__FLT16", "F16", FloatFormat::IEEEHalf);
+  defineFloat(m, "__FLT", "F", d.float_formats[size_t(FloatKind::Float)]);
+  defineFloat(m, "__DBL", "", d.float_formats[size_t(FloatKind::Double)]);
+  defineFloat(m, "__LDBL", "L", d.float_formats[size_t(FloatKind::LongDouble)]);
+
+  // Atomics.
+  m.def("__ATOMIC_RELAXED", "0");
+  m.def("__ATOMIC_CONSUME", "1");
+  m.def("__ATOMIC_ACQUIRE", "2");
+  m.def("__ATOMIC_RELEASE", "3");
+  m.def("__ATOMIC_ACQ_REL", "4");
+  m.def("__ATOMIC_SEQ_CST", "5");
+  m.def("__OPENCL_MEMORY_SCOPE_WORK_ITEM", "0");
+  m.def("__OPENCL_MEMORY_SCOPE_WORK_GROUP", "1");
+  m.def("__OPENCL_MEMORY_SCOPE_DEVICE", "2");
+  m.def("__OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES", "3");
+  m.def("__OPENCL_MEMORY_SCOPE_SUB_GROUP", "4");
+  auto lockFree = [&](unsigned bytes) {
+    return std::string(bytes * 8 <= d.max_atomic_inline_bits ? "2" : "1");
+  };
+  const std::pair<const char*, unsigned> kAtomics[] = {
+      {"BOOL", d.of(IntKind::Bool).size},      {"CHAR", 1},
+      {"CHAR16_T", d.of(d.char16_type).size},  {"CHAR32_T", d.of(d.char32_type).size},
+      {"WCHAR_T", d.of(d.wchar_type).size},    {"SHORT", d.of(IntKind::Short).size},
+      {"INT", d.of(IntKind::Int).size},        {"LONG", d.of(IntKind::Long).size},
+      {"LLONG", d.of(IntKind::LongLong).size}, {"POINTER", d.pointer.size},
+  };
+  for (const auto& [name, bytes] : kAtomics) {
+    m.def(std::string("__CLANG_ATOMIC_") + name + "_LOCK_FREE", lockFree(bytes));
+    m.def(std::string("__GCC_ATOMIC_") + name + "_LOCK_FREE", lockFree(bytes));
+  }
+  m.def("__GCC_ATOMIC_TEST_AND_SET_TRUEVAL", "1");
+  if (d.has_sync_cas)
+    for (unsigned n : {1u, 2u, 4u, 8u, 16u})
+      if (n * 8 <= d.max_atomic_inline_bits)
+        m.def("__GCC_HAVE_SYNC_COMPARE_AND_SWAP_" + std::to_string(n), "1");
+
+  // The family's own macros last (they may refine the ones above).
+  for (const auto& [name, value] : target.macros) {
+    auto it = std::find_if(out.begin(), out.end(), [&](auto& p) { return p.first == name; });
+    if (it != out.end())
+      it->second = value;
+    else
+      out.emplace_back(name, value);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+
+} // namespace abikit

@@ -1,0 +1,670 @@
+// The type model: arena, interning, and C spelling of types.
+#include "abikit/types.h"
+
+#include <cstring>
+#include <new>
+
+namespace abikit {
+
+// ----- arena ----------------------------------------------------------------------------------
+
+struct TypeContext::Arena {
+  static constexpr size_t kBlock = 64 * 1024;
+  std::vector<std::unique_ptr<char[]>> blocks;
+  char* cur = nullptr;
+  size_t left = 0;
+  struct Dtor {
+    void* p;
+    void (*fn)(void*);
+  };
+  std::vector<Dtor> dtors;
+
+  void* allocate(size_t size, size_t align) {
+    size_t pad = (align - (reinterpret_cast<uintptr_t>(cur) & (align - 1))) & (align - 1);
+    if (!cur || pad + size > left) {
+      size_t n = std::max(kBlock, size + align);
+      blocks.emplace_back(new char[n]);
+      cur = blocks.back().get();
+      left = n;
+      pad = (align - (reinterpret_cast<uintptr_t>(cur) & (align - 1))) & (align - 1);
+    }
+    char* p = cur + pad;
+    cur = p + size;
+    left -= pad + size;
+    return p;
+  }
+  ~Arena() {
+    for (auto it = dtors.rbegin(); it != dtors.rend(); ++it) it->fn(it->p);
+  }
+};
+
+template <class T> T* TypeContext::make() {
+  void* mem = arena_->allocate(sizeof(T), alignof(T));
+  T* obj = new (mem) T();
+  if constexpr (!std::is_trivially_destructible_v<T>)
+    arena_->dtors.push_back({obj, [](void* p) { static_cast<T*>(p)->~T(); }});
+  return obj;
+}
+
+TypeContext::TypeContext(const Target& target, Language lang)
+    : target_(&target), lang_(lang), data_(dataModelFor(target, lang)),
+      arena_(std::make_unique<Arena>()) {
+  files_.emplace_back("<built-in>");
+}
+
+TypeContext::~TypeContext() = default;
+
+std::string_view TypeContext::intern(std::string_view s) {
+  if (s.empty()) return {};
+  char* p = static_cast<char*>(arena_->allocate(s.size(), 1));
+  std::memcpy(p, s.data(), s.size());
+  return {p, s.size()};
+}
+
+uint32_t TypeContext::addFile(std::string_view path) {
+  for (uint32_t i = 0; i < files_.size(); ++i)
+    if (files_[i] == path) return i;
+  files_.emplace_back(path);
+  return uint32_t(files_.size() - 1);
+}
+
+std::string_view TypeContext::fileName(uint32_t id) const {
+  return id < files_.size() ? std::string_view(files_[id]) : std::string_view("<unknown>");
+}
+
+// ----- interned types -------------------------------------------------------------------------
+
+namespace {
+enum : uint64_t {
+  kTagPtr = 1,
+  kTagArr,
+  kTagIncArr,
+  kTagVec,
+  kTagCplx,
+  kTagQual,
+  kTagBitInt,
+  kTagCL
+};
+uint64_t tag(uint64_t t, uint64_t extra) {
+  return (t << 56) | (extra & 0x00FFFFFFFFFFFFFFull);
+}
+uint64_t ptrKey(const void* p) {
+  return reinterpret_cast<uintptr_t>(p);
+}
+} // namespace
+
+const Type* TypeContext::voidType() {
+  if (!void_) {
+    Type* t = make<Type>();
+    t->kind = TypeKind::Void;
+    t->unqualified = t;
+    void_ = t;
+  }
+  return void_;
+}
+
+static bool kindIsSigned(IntKind k, const DataModel& d) {
+  switch (k) {
+  case IntKind::Char:
+    return d.char_signed;
+  case IntKind::SChar:
+  case IntKind::Short:
+  case IntKind::Int:
+  case IntKind::Long:
+  case IntKind::LongLong:
+  case IntKind::Int128:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const IntType* TypeContext::intType(IntKind k) {
+  const IntType*& slot = ints_[size_t(k)];
+  if (!slot) {
+    IntType* t = make<IntType>();
+    t->unqualified = t;
+    t->ikind = k;
+    t->is_signed = kindIsSigned(k, data_);
+    slot = t;
+  }
+  return slot;
+}
+
+const IntType* TypeContext::bitIntType(unsigned bits, bool is_signed) {
+  auto key = std::make_pair(tag(kTagBitInt, is_signed), uint64_t(bits));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return static_cast<const IntType*>(it->second);
+  IntType* t = make<IntType>();
+  t->unqualified = t;
+  t->ikind = is_signed ? IntKind::Int : IntKind::UInt;
+  t->is_signed = is_signed;
+  t->is_bitint = true;
+  t->bits = uint16_t(bits);
+  interned_.emplace(key, t);
+  return t;
+}
+
+const FloatType* TypeContext::floatType(FloatKind k) {
+  const FloatType*& slot = floats_[size_t(k)];
+  if (!slot) {
+    FloatType* t = make<FloatType>();
+    t->unqualified = t;
+    t->fkind = k;
+    slot = t;
+  }
+  return slot;
+}
+
+const PointerType* TypeContext::pointerTo(const Type* pointee, uint32_t as) {
+  auto key = std::make_pair(tag(kTagPtr, as), ptrKey(pointee));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return static_cast<const PointerType*>(it->second);
+  PointerType* t = make<PointerType>();
+  t->unqualified = t;
+  t->pointee = pointee;
+  t->address_space = as;
+  interned_.emplace(key, t);
+  return t;
+}
+
+const ArrayType* TypeContext::arrayOf(const Type* element, uint64_t count) {
+  // The count does not fit in the tag; chain through a per-element map keyed by count.
+  auto key = std::make_pair(tag(kTagArr, count), ptrKey(element));
+  if (count >> 56) key = std::make_pair(tag(kTagArr, 0x00FFFFFFFFFFFFFFull), ptrKey(element));
+  auto it = interned_.find(key);
+  if (it != interned_.end() && static_cast<const ArrayType*>(it->second)->count == count)
+    return static_cast<const ArrayType*>(it->second);
+  ArrayType* t = make<ArrayType>();
+  t->unqualified = t;
+  t->element = element;
+  t->count = count;
+  if (it == interned_.end()) interned_.emplace(key, t);
+  return t;
+}
+
+const ArrayType* TypeContext::incompleteArrayOf(const Type* element) {
+  auto key = std::make_pair(tag(kTagIncArr, 0), ptrKey(element));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return static_cast<const ArrayType*>(it->second);
+  ArrayType* t = make<ArrayType>();
+  t->unqualified = t;
+  t->element = element;
+  t->incomplete = true;
+  interned_.emplace(key, t);
+  return t;
+}
+
+const VectorType* TypeContext::vectorOf(const Type* element, uint32_t count, VectorKind vk) {
+  auto key = std::make_pair(tag(kTagVec, (uint64_t(vk) << 32) | count), ptrKey(element));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return static_cast<const VectorType*>(it->second);
+  VectorType* t = make<VectorType>();
+  t->unqualified = t;
+  t->element = element;
+  t->count = count;
+  t->vkind = vk;
+  interned_.emplace(key, t);
+  return t;
+}
+
+const ComplexType* TypeContext::complexOf(const Type* element) {
+  auto key = std::make_pair(tag(kTagCplx, 0), ptrKey(element));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return static_cast<const ComplexType*>(it->second);
+  ComplexType* t = make<ComplexType>();
+  t->unqualified = t;
+  t->element = element;
+  interned_.emplace(key, t);
+  return t;
+}
+
+const OpenCLType* TypeContext::openclType(OpenCLKind k, AccessQual access,
+                                          const Type* pipe_element) {
+  auto key =
+      std::make_pair(tag(kTagCL, (uint64_t(k) << 8) | uint64_t(access)), ptrKey(pipe_element));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return static_cast<const OpenCLType*>(it->second);
+  OpenCLType* t = make<OpenCLType>();
+  t->unqualified = t;
+  t->okind = k;
+  t->access = access;
+  t->pipe_element = pipe_element;
+  interned_.emplace(key, t);
+  return t;
+}
+
+const Type* TypeContext::qualified(const Type* t, uint8_t quals) {
+  uint8_t q = uint8_t(t->quals | quals);
+  if (q == t->quals) return t;
+  const Type* base = t->unqualified;
+  auto key = std::make_pair(tag(kTagQual, q), ptrKey(base));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return it->second;
+  Type* copy = nullptr;
+  switch (base->kind) {
+  case TypeKind::Void:
+    copy = make<Type>();
+    copy->kind = TypeKind::Void;
+    break;
+  case TypeKind::Int: {
+    auto* c = make<IntType>();
+    auto* s = static_cast<const IntType*>(base);
+    c->ikind = s->ikind;
+    c->is_signed = s->is_signed;
+    c->is_bitint = s->is_bitint;
+    c->bits = s->bits;
+    copy = c;
+    break;
+  }
+  case TypeKind::Float: {
+    auto* c = make<FloatType>();
+    c->fkind = static_cast<const FloatType*>(base)->fkind;
+    copy = c;
+    break;
+  }
+  case TypeKind::Pointer: {
+    auto* c = make<PointerType>();
+    auto* s = static_cast<const PointerType*>(base);
+    c->pointee = s->pointee;
+    c->address_space = s->address_space;
+    copy = c;
+    break;
+  }
+  case TypeKind::Array: {
+    auto* c = make<ArrayType>();
+    auto* s = static_cast<const ArrayType*>(base);
+    c->element = s->element;
+    c->count = s->count;
+    c->incomplete = s->incomplete;
+    copy = c;
+    break;
+  }
+  case TypeKind::Vector: {
+    auto* c = make<VectorType>();
+    auto* s = static_cast<const VectorType*>(base);
+    c->element = s->element;
+    c->count = s->count;
+    c->vkind = s->vkind;
+    copy = c;
+    break;
+  }
+  case TypeKind::Complex: {
+    auto* c = make<ComplexType>();
+    c->element = static_cast<const ComplexType*>(base)->element;
+    copy = c;
+    break;
+  }
+  case TypeKind::Enum: {
+    auto* c = make<EnumType>();
+    c->decl = static_cast<const EnumType*>(base)->decl;
+    copy = c;
+    break;
+  }
+  case TypeKind::Record: {
+    auto* c = make<RecordType>();
+    c->decl = static_cast<const RecordType*>(base)->decl;
+    copy = c;
+    break;
+  }
+  case TypeKind::Typedef: {
+    auto* c = make<TypedefType>();
+    c->decl = static_cast<const TypedefType*>(base)->decl;
+    copy = c;
+    break;
+  }
+  case TypeKind::OpenCL: {
+    auto* c = make<OpenCLType>();
+    auto* s = static_cast<const OpenCLType*>(base);
+    c->okind = s->okind;
+    c->access = s->access;
+    c->pipe_element = s->pipe_element;
+    copy = c;
+    break;
+  }
+  case TypeKind::Function:
+    return t; // qualifiers on function types are meaningless in C
+  }
+  copy->quals = q;
+  copy->unqualified = base;
+  interned_.emplace(key, copy);
+  return copy;
+}
+
+// ----- declarations ---------------------------------------------------------------------------
+
+RecordDecl* TypeContext::createRecord(std::string_view name, bool is_union, SourceLoc loc) {
+  RecordDecl* rd = make<RecordDecl>();
+  rd->id = uint32_t(records_.size());
+  rd->name = name;
+  rd->is_union = is_union;
+  rd->loc = loc;
+  records_.push_back(rd);
+  return rd;
+}
+
+const RecordType* TypeContext::recordType(RecordDecl* decl) {
+  auto key = std::make_pair(tag(kTagQual, 0xFE), ptrKey(decl));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return static_cast<const RecordType*>(it->second);
+  RecordType* t = make<RecordType>();
+  t->unqualified = t;
+  t->decl = decl;
+  interned_.emplace(key, t);
+  return t;
+}
+
+EnumDecl* TypeContext::createEnum(std::string_view name, SourceLoc loc) {
+  EnumDecl* ed = make<EnumDecl>();
+  ed->name = name;
+  ed->loc = loc;
+  return ed;
+}
+
+const EnumType* TypeContext::enumType(EnumDecl* decl) {
+  auto key = std::make_pair(tag(kTagQual, 0xFD), ptrKey(decl));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return static_cast<const EnumType*>(it->second);
+  EnumType* t = make<EnumType>();
+  t->unqualified = t;
+  t->decl = decl;
+  interned_.emplace(key, t);
+  return t;
+}
+
+TypedefDecl* TypeContext::createTypedef(std::string_view name, const Type* underlying,
+                                        SourceLoc loc) {
+  TypedefDecl* td = make<TypedefDecl>();
+  td->name = name;
+  td->underlying = underlying;
+  td->loc = loc;
+  return td;
+}
+
+const TypedefType* TypeContext::typedefType(TypedefDecl* decl) {
+  auto key = std::make_pair(tag(kTagQual, 0xFC), ptrKey(decl));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return static_cast<const TypedefType*>(it->second);
+  TypedefType* t = make<TypedefType>();
+  t->unqualified = t;
+  t->decl = decl;
+  interned_.emplace(key, t);
+  return t;
+}
+
+FunctionType* TypeContext::createFunctionType() {
+  FunctionType* t = make<FunctionType>();
+  t->unqualified = t;
+  return t;
+}
+
+FunctionDecl* TypeContext::createFunction(std::string_view name, const FunctionType* type,
+                                          SourceLoc loc) {
+  FunctionDecl* fd = make<FunctionDecl>();
+  fd->name = name;
+  fd->type = type;
+  fd->loc = loc;
+  return fd;
+}
+
+// ----- queries --------------------------------------------------------------------------------
+
+const Type* Type::canonical() const {
+  return stripTypedefs(this);
+}
+
+const Type* stripTypedefs(const Type* t) {
+  while (t) {
+    t = t->unqualified;
+    if (t->kind != TypeKind::Typedef) return t;
+    t = static_cast<const TypedefType*>(t)->decl->underlying;
+  }
+  return t;
+}
+
+bool isAggregate(const Type* t) {
+  switch (stripTypedefs(t)->kind) {
+  case TypeKind::Record:
+  case TypeKind::Array:
+  case TypeKind::Complex:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string RecordDecl::displayName(const TypeContext& ctx) const {
+  const char* kw = is_union ? "union" : "struct";
+  if (!name.empty()) return std::string(kw) + " " + std::string(name);
+  if (!typedef_name.empty()) return std::string(typedef_name);
+  return std::string(kw) + " (anonymous at " + std::string(ctx.fileName(loc.file)) + ":" +
+         std::to_string(loc.line) + ":" + std::to_string(loc.col) + ")";
+}
+
+const RecordDecl* TranslationUnit::findRecord(std::string_view name, const TypeContext& ctx) const {
+  for (const RecordDecl* rd : records) {
+    if (rd->typedef_name == name || rd->displayName(ctx) == name) return rd;
+    if (!rd->name.empty() && rd->name == name) return rd;
+  }
+  for (const TypedefDecl* td : typedefs) {
+    if (td->name != name) continue;
+    if (auto* rt = dyn<RecordType>(stripTypedefs(td->underlying))) return rt->decl;
+  }
+  return nullptr;
+}
+
+const FunctionDecl* TranslationUnit::findFunction(std::string_view name) const {
+  for (const FunctionDecl* fd : functions)
+    if (fd->name == name) return fd;
+  return nullptr;
+}
+
+// ----- spelling -------------------------------------------------------------------------------
+
+namespace {
+
+const char* intName(IntKind k) {
+  switch (k) {
+  case IntKind::Bool:
+    return "_Bool";
+  case IntKind::Char:
+    return "char";
+  case IntKind::SChar:
+    return "signed char";
+  case IntKind::UChar:
+    return "unsigned char";
+  case IntKind::Short:
+    return "short";
+  case IntKind::UShort:
+    return "unsigned short";
+  case IntKind::Int:
+    return "int";
+  case IntKind::UInt:
+    return "unsigned int";
+  case IntKind::Long:
+    return "long";
+  case IntKind::ULong:
+    return "unsigned long";
+  case IntKind::LongLong:
+    return "long long";
+  case IntKind::ULongLong:
+    return "unsigned long long";
+  case IntKind::Int128:
+    return "__int128";
+  case IntKind::UInt128:
+    return "unsigned __int128";
+  }
+  return "?";
+}
+
+const char* floatName(FloatKind k, Language lang) {
+  switch (k) {
+  case FloatKind::Fp16:
+    return lang == Language::OpenCL ? "half" : "__fp16";
+  case FloatKind::Float16:
+    return "_Float16";
+  case FloatKind::BFloat16:
+    return "__bf16";
+  case FloatKind::Float:
+    return "float";
+  case FloatKind::Double:
+    return "double";
+  case FloatKind::LongDouble:
+    return "long double";
+  case FloatKind::Float128:
+    return "__float128";
+  }
+  return "?";
+}
+
+const char* openclName(OpenCLKind k) {
+  switch (k) {
+  case OpenCLKind::Image1d:
+    return "image1d_t";
+  case OpenCLKind::Image1dArray:
+    return "image1d_array_t";
+  case OpenCLKind::Image1dBuffer:
+    return "image1d_buffer_t";
+  case OpenCLKind::Image2d:
+    return "image2d_t";
+  case OpenCLKind::Image2dArray:
+    return "image2d_array_t";
+  case OpenCLKind::Image2dDepth:
+    return "image2d_depth_t";
+  case OpenCLKind::Image2dArrayDepth:
+    return "image2d_array_depth_t";
+  case OpenCLKind::Image2dMsaa:
+    return "image2d_msaa_t";
+  case OpenCLKind::Image2dArrayMsaa:
+    return "image2d_array_msaa_t";
+  case OpenCLKind::Image2dMsaaDepth:
+    return "image2d_msaa_depth_t";
+  case OpenCLKind::Image2dArrayMsaaDepth:
+    return "image2d_array_msaa_depth_t";
+  case OpenCLKind::Image3d:
+    return "image3d_t";
+  case OpenCLKind::Sampler:
+    return "sampler_t";
+  case OpenCLKind::Event:
+    return "event_t";
+  case OpenCLKind::ClkEvent:
+    return "clk_event_t";
+  case OpenCLKind::Queue:
+    return "queue_t";
+  case OpenCLKind::ReserveId:
+    return "reserve_id_t";
+  case OpenCLKind::Pipe:
+    return "pipe";
+  }
+  return "?";
+}
+
+std::string qualPrefix(uint8_t q) {
+  std::string s;
+  if (q & kQualConst) s += "const ";
+  if (q & kQualVolatile) s += "volatile ";
+  if (q & kQualRestrict) s += "restrict ";
+  return s;
+}
+
+std::string addressSpacePrefix(uint32_t as, const TypeContext& ctx) {
+  if (as == 0) return {};
+  if (const AddressSpaceInfo* info = ctx.target().findAddressSpace(as))
+    if (!info->c_spelling.empty()) return std::string(info->c_spelling) + " ";
+  return "__attribute__((address_space(" + std::to_string(as) + "))) ";
+}
+
+// Builds "specifiers" and wraps "decl" (the declarator text so far) C-style.
+std::string spell(const Type* t, const TypeContext& ctx, std::string decl) {
+  auto withDecl = [&](std::string base) {
+    return decl.empty() ? base : base + (decl[0] == '[' || decl[0] == '(' ? "" : " ") + decl;
+  };
+  std::string q = qualPrefix(t->quals);
+  const Type* u = t->unqualified;
+  switch (u->kind) {
+  case TypeKind::Void:
+    return withDecl(q + "void");
+  case TypeKind::Int: {
+    auto* it = static_cast<const IntType*>(u);
+    if (it->is_bitint)
+      return withDecl(q + (it->is_signed ? "_BitInt(" : "unsigned _BitInt(") +
+                      std::to_string(it->bits) + ")");
+    return withDecl(q + intName(it->ikind));
+  }
+  case TypeKind::Float:
+    return withDecl(q + floatName(static_cast<const FloatType*>(u)->fkind, ctx.language()));
+  case TypeKind::Complex:
+    return withDecl(q + "_Complex " + spell(static_cast<const ComplexType*>(u)->element, ctx, ""));
+  case TypeKind::Enum: {
+    auto* ed = static_cast<const EnumType*>(u)->decl;
+    std::string n = !ed->name.empty()           ? "enum " + std::string(ed->name)
+                    : !ed->typedef_name.empty() ? std::string(ed->typedef_name)
+                                                : std::string("enum (anonymous)");
+    return withDecl(q + n);
+  }
+  case TypeKind::Record:
+    return withDecl(q + static_cast<const RecordType*>(u)->decl->displayName(ctx));
+  case TypeKind::Typedef:
+    return withDecl(q + std::string(static_cast<const TypedefType*>(u)->decl->name));
+  case TypeKind::OpenCL: {
+    auto* ot = static_cast<const OpenCLType*>(u);
+    std::string acc;
+    if (ot->access == AccessQual::ReadOnly) acc = "__read_only ";
+    if (ot->access == AccessQual::WriteOnly) acc = "__write_only ";
+    if (ot->access == AccessQual::ReadWrite) acc = "__read_write ";
+    if (ot->okind == OpenCLKind::Pipe)
+      return withDecl(q + acc + "pipe " + spell(ot->pipe_element, ctx, ""));
+    return withDecl(q + acc + openclName(ot->okind));
+  }
+  case TypeKind::Vector: {
+    auto* vt = static_cast<const VectorType*>(u);
+    std::string elem = spell(vt->element, ctx, "");
+    if (vt->vkind == VectorKind::Ext)
+      return withDecl(q + elem + " __attribute__((ext_vector_type(" + std::to_string(vt->count) +
+                      ")))");
+    return withDecl(q + "__attribute__((__vector_size__(" + std::to_string(vt->count) +
+                    " * sizeof(" + elem + ")))) " + elem);
+  }
+  case TypeKind::Pointer: {
+    auto* pt = static_cast<const PointerType*>(u);
+    std::string inner = "*";
+    if (t->quals) {
+      std::string qs = qualPrefix(t->quals);
+      inner += qs.substr(0, qs.size() - 1);
+      if (!decl.empty()) inner += ' ';
+    }
+    inner += decl;
+    const Type* pc = pt->pointee->unqualified;
+    if (pc->kind == TypeKind::Array || pc->kind == TypeKind::Function) inner = "(" + inner + ")";
+    return addressSpacePrefix(pt->address_space, ctx) + spell(pt->pointee, ctx, inner);
+  }
+  case TypeKind::Array: {
+    auto* at = static_cast<const ArrayType*>(u);
+    std::string dim = at->incomplete ? "[]" : "[" + std::to_string(at->count) + "]";
+    return q + spell(at->element, ctx, decl + dim);
+  }
+  case TypeKind::Function: {
+    auto* ft = static_cast<const FunctionType*>(u);
+    std::string params = "(";
+    for (size_t i = 0; i < ft->params.size(); ++i) {
+      if (i) params += ", ";
+      params += spell(ft->params[i].type, ctx, "");
+    }
+    if (ft->variadic)
+      params += ft->params.empty() ? "..." : ", ...";
+    else if (ft->params.empty() && ft->prototyped)
+      params += "void";
+    params += ")";
+    return spell(ft->result, ctx, decl + params);
+  }
+  }
+  return "?";
+}
+
+} // namespace
+
+std::string typeName(const Type* t, const TypeContext& ctx) {
+  return spell(t, ctx, "");
+}
+
+} // namespace abikit

@@ -1,0 +1,43 @@
+// The abikit command-line tool: shared option groups. Each command lives in its own
+// cmd_*.cpp file and only parses flags, calls the library and prints.
+#pragma once
+
+#include "abikit/target.h"
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace abikit::cli {
+
+/// --target, -march, -mabi, -mcpu, -mcmodel, -mcode-object-version, -msupervisor, -mworker,
+/// --abi-variant: the target selection shared by every command that needs a target.
+struct TargetFlags {
+  TargetOptions options;
+  std::string abi_variant = "compiler";
+  void add(CLI::App& app);
+  Target resolve() const; // throws abikit::Error
+};
+
+/// FILE.h, -D, -I: the C input shared by layout/call/ptx/kernarg.
+struct InputFlags {
+  std::string file;
+  std::vector<std::string> defines;
+  std::vector<std::string> undefines;
+  std::vector<std::string> include_dirs;
+  void add(CLI::App& app);
+};
+
+/// What a command's callback produces: the complete stdout text, printed only on success.
+struct Output {
+  std::string text;
+  int exit_code = 0;
+};
+
+using Action = std::function<Output()>;
+
+/// Registers a command on `app`; its action runs after parsing. Defined in the cmd_*.cpp files.
+void addTargetsCommand(CLI::App& app, Action& action);
+void addDescribeCommand(CLI::App& app, Action& action);
+
+} // namespace abikit::cli

@@ -1,0 +1,100 @@
+// abikit: ABI answers for heterogeneous targets. See cli-contract.md for the interface.
+#include "abikit/diag.h"
+#include "cli.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace abikit::cli {
+
+void TargetFlags::add(CLI::App& app) {
+  app.add_option("--target", options.triple, "Target triple or xDSL target name")->required();
+  app.add_option("--march", options.march, "RISC-V ISA string (-march=rv64gc)");
+  app.add_option("--mabi", options.mabi, "RISC-V ABI (-mabi=lp64d)");
+  app.add_option("--mcpu", options.mcpu, "Processor (-mcpu=gfx90a:xnack+, sm_70, ipu2, v1A)");
+  app.add_option("--mcmodel", options.mcmodel, "RISC-V code model (medlow, medany, large)");
+  app.add_option("--mcode-object-version", options.code_object_version,
+                 "AMDGPU code object version");
+  app.add_flag("--msupervisor", options.msupervisor, "IPU: supervisor code");
+  app.add_flag("--mworker", options.mworker, "IPU: worker code (default)");
+  app.add_option("--abi-variant", abi_variant,
+                 "DPU/IPU: follow the vendor compiler or the seed document's text")
+      ->check(CLI::IsMember({"compiler", "documented"}));
+}
+
+Target TargetFlags::resolve() const {
+  TargetOptions o = options;
+  o.abi_variant = abi_variant == "documented" ? AbiVariant::Documented : AbiVariant::Compiler;
+  return resolveTarget(o);
+}
+
+void InputFlags::add(CLI::App& app) {
+  app.add_option("file", file, "C declarations (.h, .cl, .cu); - reads standard input")->required();
+  app.add_option("-D", defines, "Define a macro: NAME or NAME=VALUE");
+  app.add_option("-U", undefines, "Undefine a macro");
+  app.add_option("-I", include_dirs, "Add a directory to the #include search path");
+}
+
+} // namespace abikit::cli
+
+namespace {
+
+// clang spells target options with one dash (-march=rv64gc); CLI11 wants two.
+std::vector<std::string> normaliseArgs(int argc, char** argv) {
+  static const char* const kLong[] = {
+      "-march",       "-mabi",    "-mcpu",         "-mcmodel",   "-mcode-object-version",
+      "-msupervisor", "-mworker", "-mhidden-args", "-mptx-style"};
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    for (const char* l : kLong) {
+      size_t n = std::char_traits<char>::length(l);
+      if (a.compare(0, n, l) == 0 && (a.size() == n || a[n] == '=')) {
+        a = "-" + a;
+        break;
+      }
+    }
+    args.push_back(std::move(a));
+  }
+  return args;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  using namespace abikit::cli;
+  CLI::App app{"abikit: target descriptions and exact ABI answers for RISC-V, NVPTX, AMDGPU, "
+               "UPMEM DPU and Graphcore IPU"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every command");
+  Action action;
+  addTargetsCommand(app, action);
+  addDescribeCommand(app, action);
+
+  std::vector<std::string> args = normaliseArgs(argc, argv);
+  std::reverse(args.begin(), args.end());
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "abikit: error: %s\n", e.what());
+    std::fprintf(stderr, "Run 'abikit --help' for usage.\n");
+    return 2;
+  }
+  if (!action) return 2;
+  try {
+    Output out = action();
+    std::fwrite(out.text.data(), 1, out.text.size(), stdout);
+    std::fflush(stdout);
+    return out.exit_code;
+  } catch (const abikit::Error& e) {
+    std::fprintf(stderr, "%s\n", e.format().c_str());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "abikit: error: out of memory\n");
+    return 1;
+  }
+}
