@@ -1,0 +1,44 @@
+// Helpers for differential tests: run a compiler, capture its output, scratch directories.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace abikit::oracle {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out; // stdout
+  std::string err; // stderr
+};
+
+/// Runs argv[0] with the arguments (no shell), optionally feeding `input` on stdin.
+RunResult run(const std::vector<std::string>& argv, const std::string& input = "");
+
+/// Full path of a program found on PATH (or at an absolute path), "" if absent.
+std::string findProgram(const std::string& name);
+
+/// A fresh directory under $TMPDIR removed when the object dies.
+class ScratchDir {
+public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  void write(const std::string& name, const std::string& text) const;
+
+private:
+  std::string path_;
+};
+
+std::string readFile(const std::string& path);
+
+/// Sample size and seed for generated cases: ABIKIT_DIFF_COUNT / ABIKIT_DIFF_SEED from the
+/// environment (set by tests/differential/run), else the given defaults.
+uint64_t sampleCount(uint64_t default_count);
+uint64_t sampleSeed(uint64_t default_seed);
+
+} // namespace abikit::oracle
