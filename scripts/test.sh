@@ -22,6 +22,9 @@ cmake --build build/asan -j "$jobs" --target abikit_unit_tests abikit_cli
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -L unit
 
+echo "== fuzzers (bounded time)"
+scripts/fuzz.sh "${ABIKIT_FUZZ_SECONDS:-30}"
+
 echo "== formatting"
 scripts/check-format.sh
 

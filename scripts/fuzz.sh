@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang-14 and runs each for a bounded time.
+# Usage: scripts/fuzz.sh [seconds-per-fuzzer]   (default 30)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-30}
+CXX=clang++-14 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DABIKIT_BUILD_FUZZ=ON -DABIKIT_BUILD_TESTS=OFF >/dev/null
+cmake --build build/fuzz
+shopt -s nullglob
+for exe in build/fuzz/tests/fuzz/abikit_fuzz_*; do
+  name=${exe##*/abikit_fuzz_}
+  corpus=tests/fuzz/corpus/$name
+  work=$(mktemp -d)
+  [ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
+  echo "== fuzz $name for ${secs}s"
+  ASAN_OPTIONS=detect_leaks=1 "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 "$work" 2>&1 | tail -n 12
+  rm -rf "$work"
+done
