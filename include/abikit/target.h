@@ -203,6 +203,14 @@ struct ElfIdentity {
   std::string_view machine_name; // "EM_RISCV"
 };
 
+/// A header the target's toolchain provides (e.g. Graphcore's <ipudef.h>); #include <name>
+/// finds it without any -I. The standard headers (<stdint.h>, <stddef.h>, ...) are generated
+/// from the data model by the front-end and are not listed here.
+struct BuiltinHeader {
+  std::string_view name;
+  std::string_view text;
+};
+
 /// A family-specific fact shown by `abikit describe` ("xlen" = 64, "extensions" = [...]).
 struct TargetProperty {
   std::string key;
@@ -232,6 +240,7 @@ public:
   /// Macros clang predefines for this target beyond the ones derived from the data model
   /// (those are produced by predefinedMacros()).
   std::vector<std::pair<std::string, std::string>> macros;
+  std::span<const BuiltinHeader> headers;
   /// Family-specific facts for `describe` (ISA extensions, processor features, sizes, ...).
   std::vector<TargetProperty> properties;
 
