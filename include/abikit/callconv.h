@@ -62,9 +62,10 @@ struct LowerOptions {
   std::span<const Type* const> variadic_args;
 };
 
-/// Lowers one function for the context's target. Throws abikit::Error (Unsupported) for a
-/// signature the target cannot express, naming why.
-FunctionLowering lowerFunction(const LayoutEngine& layout, const FunctionDecl& fn,
+/// Lowers one function for the context's target. `ctx` must be the context `layout` was made
+/// for (promoted types of variadic arguments are interned in it). Throws abikit::Error
+/// (Unsupported) for a signature the target cannot express, naming why.
+FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, const FunctionDecl& fn,
                                const LowerOptions& options = {});
 
 } // namespace abikit

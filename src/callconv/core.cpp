@@ -1,0 +1,149 @@
+// The shared assignment core and the dispatch from a target family to its rule file.
+#include "core.h"
+
+#include <bit>
+
+namespace abikit {
+namespace detail {
+
+// ----- registers ------------------------------------------------------------------------------
+
+unsigned RegFile::freeCount() const {
+  unsigned n = 0;
+  for (unsigned i = 0; i < size(); ++i) n += isFree(i);
+  return n;
+}
+
+int RegFile::takeFirstFree() {
+  for (unsigned i = 0; i < size(); ++i)
+    if (isFree(i)) {
+      take(i);
+      return int(i);
+    }
+  return -1;
+}
+
+unsigned RegFile::nextIndex() const {
+  if (used_ == 0) return 0;
+  unsigned highest = 63u - unsigned(std::countl_zero(used_));
+  return std::min(highest + 1, size());
+}
+
+int RegFile::takeNext() {
+  unsigned i = nextIndex();
+  if (i >= size()) return -1;
+  take(i);
+  return int(i);
+}
+
+int RegFile::takeAligned(unsigned n, unsigned align) {
+  for (unsigned first = 0; first + n <= size(); first += align) {
+    bool ok = true;
+    for (unsigned k = 0; k < n; ++k) ok = ok && isFree(first + k);
+    if (!ok) continue;
+    for (unsigned k = 0; k < n; ++k) take(first + k);
+    return int(first);
+  }
+  return -1;
+}
+
+// ----- stack ----------------------------------------------------------------------------------
+
+void StackArea::alignTo(uint64_t align) {
+  if (align > 1) offset_ = (offset_ + align - 1) / align * align;
+}
+
+int64_t StackArea::allocate(uint64_t size, uint64_t align) {
+  alignTo(align);
+  int64_t at = int64_t(offset_);
+  offset_ += size;
+  return at;
+}
+
+// ----- type helpers ---------------------------------------------------------------------------
+
+const IntType* asInteger(const Type* t) {
+  t = stripTypedefs(t);
+  if (auto* e = dyn<EnumType>(t)) return e->decl->underlying;
+  return dyn<IntType>(t);
+}
+
+bool isPromotableInteger(const Type* t, const DataModel& d) {
+  const IntType* it = asInteger(t);
+  if (!it || it->is_bitint) return false;
+  switch (it->ikind) {
+  case IntKind::Bool:
+  case IntKind::Char:
+  case IntKind::SChar:
+  case IntKind::UChar:
+  case IntKind::Short:
+  case IntKind::UShort:
+    return d.of(it->ikind).size < d.of(IntKind::Int).size;
+  default:
+    return false;
+  }
+}
+
+ExtendKind promotionExtension(const Type* t, const DataModel& d) {
+  if (!isPromotableInteger(t, d)) return ExtendKind::None;
+  return asInteger(t)->is_signed ? ExtendKind::Sign : ExtendKind::Zero;
+}
+
+const Type* defaultArgumentPromotion(TypeContext& ctx, const Type* t) {
+  const Type* c = stripTypedefs(t);
+  if (auto* f = dyn<FloatType>(c))
+    if (f->fkind == FloatKind::Float) return ctx.floatType(FloatKind::Double);
+  if (isPromotableInteger(c, ctx.data())) return ctx.intType(IntKind::Int);
+  return t;
+}
+
+const Type* adjustParameterType(TypeContext& ctx, const Type* t) {
+  const Type* c = stripTypedefs(t);
+  if (auto* a = dyn<ArrayType>(c)) return ctx.pointerTo(a->element);
+  if (c->kind == TypeKind::Function) return ctx.pointerTo(t);
+  return t;
+}
+
+void unsupported(const FunctionDecl& fn, std::string message) {
+  throw Error(ErrorKind::Unsupported, "function '" + std::string(fn.name) + "': " + message);
+}
+
+namespace {
+const CallconvInfo* const kCallconvs[] = {
+    &kRiscvCallconv, &kNvptxCallconv, &kAmdgpuCallconv, &kDpuCallconv, &kIpuCallconv,
+};
+} // namespace
+
+} // namespace detail
+
+FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, const FunctionDecl& fn,
+                               const LowerOptions& options) {
+  const FunctionType* ft = fn.type;
+  FunctionLowering out;
+  out.name = fn.name;
+  out.variadic = ft->variadic;
+  if (!options.variadic_args.empty() && !ft->variadic)
+    detail::unsupported(fn, "extra arguments given but the function is not variadic");
+  out.ret.type = ft->result;
+  for (const ParamDecl& p : ft->params) {
+    ArgLowering a;
+    a.name = p.name;
+    a.type = detail::adjustParameterType(ctx, p.type);
+    out.params.push_back(a);
+  }
+  for (const Type* t : options.variadic_args) {
+    ArgLowering a;
+    a.type = detail::defaultArgumentPromotion(ctx, detail::adjustParameterType(ctx, t));
+    a.variadic = true;
+    out.params.push_back(a);
+  }
+  Family family = ctx.target().family;
+  for (const detail::CallconvInfo* cc : detail::kCallconvs)
+    if (cc->family == family) {
+      cc->lower(layout, fn, out);
+      return out;
+    }
+  detail::unsupported(fn, "no calling convention for this target");
+}
+
+} // namespace abikit
