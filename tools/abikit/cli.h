@@ -2,6 +2,7 @@
 // cmd_*.cpp file and only parses flags, calls the library and prints.
 #pragma once
 
+#include "abikit/cparse.h"
 #include "abikit/target.h"
 
 #include <CLI/CLI.hpp>
@@ -26,7 +27,13 @@ struct InputFlags {
   std::vector<std::string> undefines;
   std::vector<std::string> include_dirs;
   void add(CLI::App& app);
+  ParseOptions parseOptions() const; // -D NAME[=VALUE], -U, -I
 };
+
+/// The whole text of an input file ("-" = standard input). Throws abikit::Error.
+std::string readInput(const std::string& path);
+/// How diagnostics name an input file ("<stdin>" for "-").
+std::string displayName(const std::string& path);
 
 /// What a command's callback produces: the complete stdout text, printed only on success.
 struct Output {

@@ -2,7 +2,9 @@
 #include "abikit/diag.h"
 #include "cli.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 namespace abikit::cli {
