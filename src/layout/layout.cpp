@@ -1,0 +1,542 @@
+// The layout engine: sizes and alignments of C types and the layout of records, following
+// clang-14's generic (Itanium/SysV) record layout. The target's rules arrive as data: the
+// language-adjusted DataModel of the TypeContext and the target's address spaces. See
+// docs/layout.md for every rule and how it was checked against clang.
+#include "abikit/layout.h"
+
+#include "abikit/diag.h"
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+
+namespace abikit {
+
+namespace {
+
+constexpr uint64_t kCharBits = 8;
+
+uint64_t alignTo(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
+
+bool isPow2(uint64_t v) {
+  return v && !(v & (v - 1));
+}
+
+uint64_t pow2Ceil(uint64_t v) {
+  uint64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// The text of line `line` of `path`, for the caret display of an error (cold path only). Empty
+// when the file cannot be read (standard input, in-memory sources, built-in declarations).
+std::string sourceLineOf(std::string_view path, uint32_t line) {
+  if (line == 0 || path.empty() || path.front() == '<') return {};
+  std::ifstream in{std::string(path)};
+  std::string text;
+  for (uint32_t i = 0; i < line && std::getline(in, text); ++i) {
+  }
+  if (!in) return {};
+  if (!text.empty() && text.back() == '\r') text.pop_back();
+  return text;
+}
+
+[[noreturn]] void fail(const TypeContext& ctx, SourceLoc loc, std::string message) {
+  if (loc.line == 0) throw Error(ErrorKind::Unsupported, std::move(message));
+  std::string_view file = ctx.fileName(loc.file);
+  throw Error::atSource(ErrorKind::Unsupported, std::move(message), std::string(file), loc.line,
+                        loc.col, sourceLineOf(file, loc.line));
+}
+
+[[noreturn]] void fail(std::string message) {
+  throw Error(ErrorKind::Unsupported, std::move(message));
+}
+
+// Attaches a field's position to an error raised for its type (which has no position of its
+// own) and says which field it was.
+[[noreturn]] void rethrowAtField(const Error& e, const TypeContext& ctx, const RecordDecl& rd,
+                                 const FieldDecl& fd) {
+  if (e.hasSourcePosition() || fd.loc.line == 0) throw e;
+  std::string what =
+      fd.name.empty() ? std::string("an unnamed member") : "field '" + std::string(fd.name) + "'";
+  fail(ctx, fd.loc, e.message() + " (" + what + " of " + rd.displayName(ctx) + ")");
+}
+
+const char* intSpelling(IntKind k) {
+  switch (k) {
+  case IntKind::Bool:
+    return "_Bool";
+  case IntKind::Char:
+    return "char";
+  case IntKind::SChar:
+    return "signed char";
+  case IntKind::UChar:
+    return "unsigned char";
+  case IntKind::Short:
+    return "short";
+  case IntKind::UShort:
+    return "unsigned short";
+  case IntKind::Int:
+    return "int";
+  case IntKind::UInt:
+    return "unsigned int";
+  case IntKind::Long:
+    return "long";
+  case IntKind::ULong:
+    return "unsigned long";
+  case IntKind::LongLong:
+    return "long long";
+  case IntKind::ULongLong:
+    return "unsigned long long";
+  case IntKind::Int128:
+    return "__int128";
+  case IntKind::UInt128:
+    return "unsigned __int128";
+  }
+  return "?";
+}
+
+const char* floatSpelling(FloatKind k) {
+  switch (k) {
+  case FloatKind::Fp16:
+    return "__fp16";
+  case FloatKind::Float16:
+    return "_Float16";
+  case FloatKind::BFloat16:
+    return "__bf16";
+  case FloatKind::Float:
+    return "float";
+  case FloatKind::Double:
+    return "double";
+  case FloatKind::LongDouble:
+    return "long double";
+  case FloatKind::Float128:
+    return "__float128";
+  }
+  return "?";
+}
+
+// Size and alignment in bits, as clang's TypeInfo.
+struct BitInfo {
+  uint64_t width = 0;
+  uint64_t align = 8;
+};
+
+// Largest object size in bytes clang accepts: sizes must fit in size_t, and in 61 bits so that
+// bit sizes fit in 64 bits (clang's ConstantArrayType::getMaxSizeBits).
+uint64_t maxObjectBytes(const DataModel& d) {
+  unsigned bits = d.of(d.size_type).size * 8u;
+  if (bits == 0 || bits > 61) bits = 61;
+  return (uint64_t(1) << bits) - 1;
+}
+
+// The bit width of an integer type used as a bit-field: the limit on the declared width.
+uint64_t valueBits(const Type* canon, const BitInfo& info) {
+  if (auto* it = dyn<IntType>(canon)) {
+    if (it->is_bitint) return it->bits;
+    if (it->ikind == IntKind::Bool) return 1;
+  }
+  return info.width;
+}
+
+} // namespace
+
+LayoutEngine::LayoutEngine(const TypeContext& ctx) : ctx_(ctx) {}
+LayoutEngine::~LayoutEngine() = default;
+
+// ----- types ----------------------------------------------------------------------------------
+
+TypeLayout LayoutEngine::of(const Type* t) const {
+  if (!t) fail("missing type");
+  const DataModel& d = ctx_.data();
+  const Type* u = t->unqualified;
+  switch (u->kind) {
+  case TypeKind::Void:
+    fail("incomplete type 'void' has no size");
+  case TypeKind::Int: {
+    auto* it = static_cast<const IntType*>(u);
+    if (it->is_bitint) {
+      if (d.bitint_max_width == 0) fail("_BitInt is not available on " + ctx_.target().spelling);
+      unsigned min_bits = it->is_signed ? 2u : 1u;
+      if (it->bits < min_bits)
+        fail(std::string(it->is_signed ? "signed" : "unsigned") + " _BitInt must have at least " +
+             std::to_string(min_bits) + (min_bits == 1 ? " bit" : " bits"));
+      if (it->bits > d.bitint_max_width)
+        fail("_BitInt(" + std::to_string(it->bits) + ") is wider than the " +
+             std::to_string(d.bitint_max_width) + " bits supported on " + ctx_.target().spelling);
+      // clang-14: aligned to the next power of two (at least a char), capped; the size is the
+      // width rounded up to that alignment.
+      uint64_t align = std::min<uint64_t>(std::max<uint64_t>(kCharBits, pow2Ceil(it->bits)),
+                                          uint64_t(d.bitint_max_align) * 8);
+      return {alignTo(it->bits, align) / 8, uint32_t(align / 8)};
+    }
+    const SizeAlign& sa = d.of(it->ikind);
+    if (!sa.supported())
+      fail("'" + std::string(intSpelling(it->ikind)) + "' is not available on " +
+           ctx_.target().spelling);
+    return {sa.size, sa.align};
+  }
+  case TypeKind::Float: {
+    auto* ft = static_cast<const FloatType*>(u);
+    const SizeAlign& sa = d.of(ft->fkind);
+    if (!sa.supported())
+      fail("'" + std::string(floatSpelling(ft->fkind)) + "' is not available on " +
+           ctx_.target().spelling);
+    return {sa.size, sa.align};
+  }
+  case TypeKind::Pointer: {
+    auto* pt = static_cast<const PointerType*>(u);
+    if (pt->address_space == 0) {
+      const Type* pointee = stripTypedefs(pt->pointee);
+      if (pointee && pointee->kind == TypeKind::Function)
+        return {d.function_pointer.size, d.function_pointer.align};
+      return {d.pointer.size, d.pointer.align};
+    }
+    const AddressSpaceInfo* as = ctx_.target().findAddressSpace(pt->address_space);
+    if (!as || as->pointer_bits == 0 || as->pointer_bits % 8)
+      fail("pointers into address space " + std::to_string(pt->address_space) +
+           " are not known on " + ctx_.target().spelling);
+    uint32_t bytes = as->pointer_bits / 8u;
+    return {bytes, bytes};
+  }
+  case TypeKind::Array: {
+    auto* at = static_cast<const ArrayType*>(u);
+    if (at->incomplete) fail("incomplete array type '" + typeName(t, ctx_) + "' has no size");
+    TypeLayout el = of(at->element);
+    uint64_t limit = maxObjectBytes(d);
+    if (at->count && el.size > limit / at->count)
+      fail("array type '" + typeName(t, ctx_) + "' is too large");
+    // clang rounds the array up to its element alignment (visible with a typedef that
+    // raises the alignment above the size).
+    uint64_t size = alignTo(el.size * at->count, el.align);
+    if (size > limit) fail("array type '" + typeName(t, ctx_) + "' is too large");
+    return {size, el.align};
+  }
+  case TypeKind::Vector: {
+    auto* vt = static_cast<const VectorType*>(u);
+    const Type* el = stripTypedefs(vt->element);
+    auto* eint = dyn<IntType>(el);
+    bool ok =
+        (eint && !eint->is_bitint && eint->ikind != IntKind::Bool) || el->kind == TypeKind::Float;
+    if (!ok) fail("invalid vector element type '" + typeName(vt->element, ctx_) + "'");
+    if (vt->count == 0) fail("zero-length vector type '" + typeName(t, ctx_) + "'");
+    TypeLayout e = of(vt->element);
+    uint64_t width = e.size * 8 * uint64_t(vt->count);
+    uint64_t align = width;
+    if (!isPow2(align)) {
+      align = pow2Ceil(align);
+      width = alignTo(width, align);
+    }
+    if (d.max_vector_align && uint64_t(d.max_vector_align) * 8 < align)
+      align = uint64_t(d.max_vector_align) * 8;
+    if (width / 8 > maxObjectBytes(d) || align / 8 > UINT32_MAX)
+      fail("vector type '" + typeName(t, ctx_) + "' is too large");
+    return {width / 8, uint32_t(align / 8)};
+  }
+  case TypeKind::Complex: {
+    auto* ct = static_cast<const ComplexType*>(u);
+    const Type* el = stripTypedefs(ct->element);
+    auto* eint = dyn<IntType>(el);
+    if (!((eint && eint->ikind != IntKind::Bool) || el->kind == TypeKind::Float))
+      fail("invalid _Complex element type '" + typeName(ct->element, ctx_) + "'");
+    TypeLayout e = of(ct->element);
+    return {e.size * 2, e.align};
+  }
+  case TypeKind::Enum: {
+    const EnumDecl* ed = static_cast<const EnumType*>(u)->decl;
+    if (!ed->complete || !ed->underlying)
+      fail(ctx_, ed->loc, "incomplete type '" + typeName(t, ctx_) + "' has no size");
+    return of(ed->underlying);
+  }
+  case TypeKind::Record:
+    return recordType(*static_cast<const RecordType*>(u)->decl);
+  case TypeKind::Typedef: {
+    const TypedefDecl* td = static_cast<const TypedefType*>(u)->decl;
+    TypeLayout l = of(td->underlying);
+    // aligned(N) on a typedef replaces the alignment, even when it is lower (as GCC and clang
+    // implement it; the size is unchanged).
+    if (td->aligned) l.align = td->aligned;
+    return l;
+  }
+  case TypeKind::Function:
+    fail("function type '" + typeName(t, ctx_) + "' has no size");
+  case TypeKind::OpenCL:
+    fail("the OpenCL type '" + typeName(t, ctx_) + "' has no layout in abikit");
+  }
+  fail("unknown type");
+}
+
+TypeLayout LayoutEngine::recordType(const RecordDecl& rd) const {
+  const RecordLayout& l = of(rd);
+  return {l.size, l.align};
+}
+
+// ----- records --------------------------------------------------------------------------------
+
+namespace {
+
+// One record, laid out field by field as clang's ItaniumRecordLayoutBuilder does for C. All
+// quantities are in bits, like clang's, so that the bit-field rules read the same.
+class RecordBuilder {
+public:
+  RecordBuilder(const LayoutEngine& engine, const RecordDecl& rd, RecordLayout& out)
+      : engine_(engine), ctx_(engine.context()), d_(ctx_.data()), rd_(rd), out_(out) {}
+
+  void run() {
+    is_union_ = rd_.is_union;
+    packed_ = rd_.packed;
+    if (rd_.max_field_align) {
+      if (!isPow2(rd_.max_field_align))
+        fail(ctx_, rd_.loc, "#pragma pack value must be a power of two");
+      max_field_align_ = uint64_t(rd_.max_field_align) * 8;
+    }
+    if (rd_.aligned) {
+      if (!isPow2(rd_.aligned)) fail(ctx_, rd_.loc, "requested alignment is not a power of two");
+      updateAlignment(uint64_t(rd_.aligned) * 8);
+    }
+    checkFlexibleArray();
+    out_.fields.resize(rd_.fields.size());
+    for (size_t i = 0; i < rd_.fields.size(); ++i) layoutField(i);
+    finish();
+  }
+
+private:
+  BitInfo infoOf(const FieldDecl& fd) const {
+    try {
+      TypeLayout l = engine_.of(fd.type);
+      return {l.size * 8, uint64_t(l.align) * 8};
+    } catch (const Error& e) {
+      rethrowAtField(e, ctx_, rd_, fd);
+    }
+  }
+
+  // The alignment of an incomplete array type (through typedefs, which may override it).
+  uint64_t flexibleArrayAlign(const Type* t) const {
+    t = t->unqualified;
+    if (auto* td = dyn<TypedefType>(t)) {
+      if (td->decl->aligned) return uint64_t(td->decl->aligned) * 8;
+      return flexibleArrayAlign(td->decl->underlying);
+    }
+    return uint64_t(engine_.of(static_cast<const ArrayType*>(t)->element).align) * 8;
+  }
+
+  void checkFlexibleArray() {
+    size_t n = rd_.fields.size();
+    bool named_before = false;
+    for (size_t i = 0; i < n; ++i) {
+      const FieldDecl& fd = rd_.fields[i];
+      auto* at = dyn<ArrayType>(stripTypedefs(fd.type));
+      if (at && at->incomplete && !fd.isBitField()) {
+        std::string name = "'" + std::string(fd.name) + "'";
+        if (rd_.is_union)
+          fail(ctx_, fd.loc, "flexible array member " + name + " in a union is not allowed");
+        if (i + 1 != n)
+          fail(ctx_, fd.loc, "flexible array member " + name + " is not the last field");
+        if (!named_before)
+          fail(ctx_, fd.loc,
+               "flexible array member " + name + " not allowed in otherwise empty struct");
+        out_.has_flexible_array = true;
+      }
+      if (!fd.isUnnamedBitField()) named_before = true;
+    }
+  }
+
+  void updateAlignment(uint64_t a) { align_ = std::max(align_, a); }
+
+  void setDataSize(uint64_t bits) {
+    data_ = bits;
+    size_ = std::max(size_, data_);
+  }
+
+  void checkAttributeAlign(const FieldDecl& fd) const {
+    if (fd.aligned && !isPow2(fd.aligned))
+      fail(ctx_, fd.loc, "requested alignment is not a power of two");
+  }
+
+  void layoutField(size_t index) {
+    const FieldDecl& fd = rd_.fields[index];
+    checkAttributeAlign(fd);
+    if (fd.isBitField()) {
+      layoutBitField(index);
+      return;
+    }
+    uint64_t offset = is_union_ ? 0 : data_;
+    unfilled_ = 0;
+
+    const Type* canon = stripTypedefs(fd.type);
+    if (!canon) fail(ctx_, fd.loc, "field without a type");
+    if (canon->kind == TypeKind::Function)
+      fail(ctx_, fd.loc, "field '" + std::string(fd.name) + "' declared as a function");
+    uint64_t field_size = 0, field_align = kCharBits;
+    auto* at = dyn<ArrayType>(canon);
+    if (at && at->incomplete) {
+      // A flexible array member takes no space but is aligned for its element type.
+      try {
+        field_align = flexibleArrayAlign(fd.type);
+      } catch (const Error& e) {
+        rethrowAtField(e, ctx_, rd_, fd);
+      }
+      field_size = 0;
+    } else {
+      BitInfo info = infoOf(fd);
+      field_size = info.width;
+      field_align = info.align;
+    }
+
+    bool field_packed = packed_ || fd.packed;
+    uint64_t explicit_align = uint64_t(fd.aligned) * 8;
+    uint64_t packed_align = std::max<uint64_t>(kCharBits, explicit_align);
+    uint64_t unpacked_align = std::max(field_align, explicit_align);
+    // #pragma pack overrides even the aligned attribute.
+    if (max_field_align_) {
+      packed_align = std::min(packed_align, max_field_align_);
+      unpacked_align = std::min(unpacked_align, max_field_align_);
+    }
+    field_align = field_packed ? packed_align : unpacked_align;
+
+    offset = alignTo(offset, field_align);
+    FieldLayout& fl = out_.fields[index];
+    fl.bit_offset = offset;
+    fl.size = field_size / 8;
+    fl.align = uint32_t(field_align / 8);
+    fl.bit_width = -1;
+
+    if (is_union_)
+      setDataSize(std::max(data_, field_size));
+    else
+      setDataSize(offset + field_size);
+    padded_ = std::max(padded_, offset + field_size);
+    checkSize(fd);
+    updateAlignment(field_align);
+  }
+
+  void layoutBitField(size_t index) {
+    const FieldDecl& fd = rd_.fields[index];
+    const Type* canon = stripTypedefs(fd.type);
+    auto* it = dyn<IntType>(canon);
+    bool is_enum = canon && canon->kind == TypeKind::Enum;
+    std::string label = fd.name.empty() ? std::string("unnamed bit-field")
+                                        : "bit-field '" + std::string(fd.name) + "'";
+    if (!it && !is_enum)
+      fail(ctx_, fd.loc, label + " has non-integral type '" + typeName(fd.type, ctx_) + "'");
+    BitInfo info = infoOf(fd);
+    if (fd.bit_width < 0) fail(ctx_, fd.loc, label + " has a negative width");
+    uint64_t field_size = uint64_t(fd.bit_width);
+    if (field_size == 0 && !fd.name.empty())
+      fail(ctx_, fd.loc, "named bit-field '" + std::string(fd.name) + "' has zero width");
+    uint64_t limit = is_enum ? info.width : valueBits(canon, info);
+    if (field_size > limit)
+      fail(ctx_, fd.loc,
+           "width of " + label + " (" + std::to_string(field_size) +
+               " bits) exceeds the width of its type (" + std::to_string(limit) +
+               (limit == 1 ? " bit)" : " bits)"));
+
+    bool field_packed = packed_ || fd.packed;
+    uint64_t storage = info.width;
+    uint64_t field_align = info.align;
+    uint64_t offset = is_union_ ? 0 : data_ - unfilled_;
+
+    if (!d_.bitfield_type_alignment) {
+      // Targets that ignore the declared type's alignment for bit-fields, except (on some) for
+      // zero-width ones.
+      if (!(field_size == 0 && d_.zero_length_bitfield_alignment)) field_align = kCharBits;
+    }
+    uint64_t unpacked_align = field_align;
+    if (field_packed && field_size != 0) field_align = kCharBits;
+    uint64_t explicit_align = uint64_t(fd.aligned) * 8;
+    if (explicit_align) {
+      field_align = std::max(field_align, explicit_align);
+      unpacked_align = std::max(unpacked_align, explicit_align);
+    }
+    // #pragma pack takes precedence over the aligned attribute, for non-zero widths.
+    if (max_field_align_ && field_size) {
+      unpacked_align = std::min(unpacked_align, max_field_align_);
+      field_align = field_packed ? unpacked_align : std::min(field_align, max_field_align_);
+    }
+
+    // Any #pragma pack suppresses the padding that keeps a bit-field inside one aligned unit of
+    // its declared type.
+    bool allow_padding = max_field_align_ == 0;
+    if (field_size == 0 || (allow_padding && (offset & (field_align - 1)) + field_size > storage)) {
+      offset = alignTo(offset, field_align);
+    } else if (explicit_align && (max_field_align_ == 0 || explicit_align <= max_field_align_)) {
+      offset = alignTo(offset, explicit_align);
+    }
+
+    FieldLayout& fl = out_.fields[index];
+    fl.bit_offset = offset;
+    fl.size = info.width / 8;
+    fl.align = uint32_t(info.align / 8);
+    fl.bit_width = fd.bit_width;
+
+    // Unnamed bit-fields do not raise the record's alignment, except on targets that say so.
+    if (!d_.zero_length_bitfield_alignment && fd.name.empty())
+      field_align = unpacked_align = kCharBits;
+
+    if (is_union_) {
+      setDataSize(std::max(data_, alignTo(field_size, kCharBits)));
+    } else {
+      uint64_t end = offset + field_size;
+      setDataSize(alignTo(end, kCharBits));
+      unfilled_ = data_ - end;
+    }
+    checkSize(fd);
+    updateAlignment(field_align);
+  }
+
+  void checkSize(const FieldDecl& fd) const {
+    if (size_ / 8 > maxObjectBytes(d_)) fail(ctx_, fd.loc, rd_.displayName(ctx_) + " is too large");
+  }
+
+  void finish() {
+    size_ = std::max(size_, padded_);
+    out_.size = alignTo(size_, align_) / 8;
+    out_.align = uint32_t(align_ / 8);
+    out_.data_size = data_ / 8;
+    if (out_.size > maxObjectBytes(d_))
+      fail(ctx_, rd_.loc, rd_.displayName(ctx_) + " is too large");
+  }
+
+  const LayoutEngine& engine_;
+  const TypeContext& ctx_;
+  const DataModel& d_;
+  const RecordDecl& rd_;
+  RecordLayout& out_;
+
+  bool is_union_ = false;
+  bool packed_ = false;
+  uint64_t max_field_align_ = 0; // bits; 0 = no #pragma pack
+  uint64_t data_ = 0;            // bits, always a multiple of 8
+  uint64_t size_ = 0;            // bits
+  uint64_t padded_ = 0;          // bits: end of the furthest field including its size
+  uint64_t unfilled_ = 0;        // bits of the last byte not used by the last bit-field
+  uint64_t align_ = kCharBits;   // bits
+};
+
+} // namespace
+
+const RecordLayout& LayoutEngine::of(const RecordDecl& rd) const {
+  if (rd.id < cache_.size() && cache_[rd.id]) return *cache_[rd.id];
+  if (!rd.complete)
+    fail(ctx_, rd.loc, "incomplete type '" + rd.displayName(ctx_) + "' has no size");
+  if (rd.id >= cache_.size()) {
+    size_t n = std::max<size_t>(ctx_.recordCount(), size_t(rd.id) + 1);
+    cache_.resize(n);
+    in_progress_.resize(n, 0);
+  }
+  if (in_progress_[rd.id]) fail(ctx_, rd.loc, rd.displayName(ctx_) + " contains itself");
+  in_progress_[rd.id] = 1;
+  struct Reset {
+    std::vector<uint8_t>& v;
+    uint32_t id;
+    ~Reset() { v[id] = 0; }
+  } reset{in_progress_, rd.id};
+  auto layout = std::make_unique<RecordLayout>();
+  RecordBuilder(*this, rd, *layout).run();
+  cache_[rd.id] = std::move(layout);
+  return *cache_[rd.id];
+}
+
+} // namespace abikit
