@@ -185,7 +185,17 @@ ElfFlagsInfo decodeDpuFlags(const ElfHeaderFacts& h) {
     std::snprintf(buf, sizeof buf, "unknown e_flags bits 0x%x", unknown);
     info.problems.push_back(buf);
   }
+  if (!(h.flags & kEfDpuEabiSet) && (h.flags >> 24) != 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "ABI version bits 0x%x set without EF_DPU_EABI_SET (ignored)",
+                  h.flags >> 24);
+    info.problems.push_back(buf);
+  }
   if (h.elf_class != 1) info.problems.push_back("DPU objects are ELFCLASS32");
+  if (h.data != 1) info.problems.push_back("DPU objects are little-endian (ELFDATA2LSB)");
+  if (h.osabi != 0)
+    info.problems.push_back("EI_OSABI is " + std::to_string(h.osabi) +
+                            "; DPU objects use ELFOSABI_NONE (0)");
   return info;
 }
 
@@ -228,8 +238,11 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   } else {
     targetError("unknown DPU processor '" + cpu + "' (known: v1A, v1B)");
   }
-  if (t.vendor != "upmem" || (t.os != "dpurte" && !t.os.empty()))
+  if (t.vendor != "upmem" || (t.os != "dpurte" && !t.os.empty()) || !t.env.empty())
     targetError("unknown DPU triple '" + t.text + "' (expected dpu-upmem-dpurte)");
+  // A versioned triple and -mcpu must agree.
+  if ((t.arch == "dpuv1a" && out.cpu != "v1A") || (t.arch == "dpuv1b" && out.cpu != "v1B"))
+    targetError("triple '" + t.text + "' and -mcpu=" + o.mcpu + " name different DPU versions");
 
   out.triple = "dpu-upmem-dpurte";
   out.arch = "dpu";
