@@ -211,6 +211,14 @@ struct BuiltinHeader {
   std::string_view text;
 };
 
+/// A macro the target predefines for one source language only (e.g. `__CUDA_ARCH__` in CUDA
+/// device compilation for NVPTX); predefinedMacros() adds it after Target::macros.
+struct LanguageMacro {
+  Language lang = Language::C;
+  std::string name;
+  std::string value;
+};
+
 /// A family-specific fact shown by `abikit describe` ("xlen" = 64, "extensions" = [...]).
 struct TargetProperty {
   std::string key;
@@ -240,6 +248,8 @@ public:
   /// Macros clang predefines for this target beyond the ones derived from the data model
   /// (those are produced by predefinedMacros()).
   std::vector<std::pair<std::string, std::string>> macros;
+  /// Macros for one source language only, on top of `macros`.
+  std::vector<LanguageMacro> language_macros;
   std::span<const BuiltinHeader> headers;
   /// Family-specific facts for `describe` (ISA extensions, processor features, sizes, ...).
   std::vector<TargetProperty> properties;

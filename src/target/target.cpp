@@ -549,13 +549,16 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
         m.def("__GCC_HAVE_SYNC_COMPARE_AND_SWAP_" + std::to_string(n), "1");
 
   // The family's own macros last (they may refine the ones above).
-  for (const auto& [name, value] : target.macros) {
+  auto refine = [&](const std::string& name, const std::string& value) {
     auto it = std::find_if(out.begin(), out.end(), [&](auto& p) { return p.first == name; });
     if (it != out.end())
       it->second = value;
     else
       out.emplace_back(name, value);
-  }
+  };
+  for (const auto& [name, value] : target.macros) refine(name, value);
+  for (const LanguageMacro& lm : target.language_macros)
+    if (lm.lang == lang) refine(lm.name, lm.value);
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
