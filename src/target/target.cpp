@@ -253,6 +253,16 @@ IntKind intOfSize(unsigned bytes, bool sgn, const DataModel& d, IntKind int64) {
   return IntKind::Int;
 }
 
+// The first standard kind of at least `bytes` bytes (clang's getLeastIntTypeByWidth, used for
+// the [u]int_leastN_t and [u]int_fastN_t macros; it ignores the target's int64 type).
+IntKind leastOfSize(unsigned bytes, const DataModel& d) {
+  const IntKind order[] = {IntKind::SChar, IntKind::Short, IntKind::Int, IntKind::Long,
+                           IntKind::LongLong};
+  for (IntKind k : order)
+    if (d.of(k).size >= bytes) return k;
+  return IntKind::LongLong;
+}
+
 struct FloatChars {
   const char *decimal_dig, *denorm_min, *dig, *epsilon, *mant_dig, *max_10_exp, *max_exp, *max,
       *min_10_exp, *min_exp, *min;
@@ -501,10 +511,12 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
     IntKind u = toUnsigned(s);
     defineIntTypeMacros(m, "__INT" + ns, s, d, false, true);
     defineIntTypeMacros(m, "__UINT" + ns, u, d, false, true);
-    defineIntTypeMacros(m, "__INT_LEAST" + ns, s, d, true, false);
-    defineIntTypeMacros(m, "__UINT_LEAST" + ns, u, d, false, false);
-    defineIntTypeMacros(m, "__INT_FAST" + ns, s, d, true, false);
-    defineIntTypeMacros(m, "__UINT_FAST" + ns, u, d, false, false);
+    IntKind ls = leastOfSize(n / 8, d);
+    IntKind lu = toUnsigned(ls);
+    defineIntTypeMacros(m, "__INT_LEAST" + ns, ls, d, true, false);
+    defineIntTypeMacros(m, "__UINT_LEAST" + ns, lu, d, false, false);
+    defineIntTypeMacros(m, "__INT_FAST" + ns, ls, d, true, false);
+    defineIntTypeMacros(m, "__UINT_FAST" + ns, lu, d, false, false);
   }
 
   // Floating point.
