@@ -4,6 +4,9 @@
 // multi-letter z*/s*/x* extensions with digits (zve64d), the implied-extension closure, a
 // deterministic canonical order, the E base, XLEN checks and conflicts. Every malformed input is
 // reported as an abikit::Error pointing at the offending character (Error::atOption).
+//
+// The table of known extensions, their versions and what each implies is in
+// src/target/riscv_isa.cpp; docs/targets/riscv.md lists it with its sources.
 #pragma once
 
 #include <cstdint>
@@ -20,10 +23,24 @@ struct RiscvExtension {
   unsigned minor = 0;
 };
 
+/// One entry of the table of extensions abikit knows.
+struct RiscvKnownExtension {
+  std::string_view name; // "zve64d"
+  uint8_t major = 0;     // the only version accepted (and the one used when none is given)
+  uint8_t minor = 0;
+  bool experimental = false; // accepted only with an explicit, exact version (as with clang's
+                             // -menable-experimental-extensions)
+  bool rv32_only = false;    // rejected for rv64
+  std::string_view implies;  // extensions it implies, space separated ("zve64f d")
+};
+
 class RiscvISAInfo {
 public:
   /// Parses a -march string. Throws abikit::Error (ErrorKind::Target, option "-march").
   static RiscvISAInfo parse(std::string_view march);
+
+  /// The table of known extensions, sorted by name.
+  static std::span<const RiscvKnownExtension> knownExtensions();
 
   unsigned xlen() const { return xlen_; }
   /// FLEN of the ISA: 128 with Q, 64 with D, 32 with F, else 0.
@@ -39,12 +56,15 @@ public:
   /// Minimum VLEN from zvl*b (0 without vectors), ELEN from zve*/v.
   unsigned minVLen() const { return min_vlen_; }
   unsigned maxELen() const { return max_elen_; }
+  /// Largest floating-point element width of the vector unit (zve32f: 32, zve64d/v: 64).
+  unsigned maxELenFp() const { return max_elen_fp_; }
 
 private:
   unsigned xlen_ = 0;
   unsigned flen_ = 0;
   unsigned min_vlen_ = 0;
   unsigned max_elen_ = 0;
+  unsigned max_elen_fp_ = 0;
   std::vector<RiscvExtension> exts_;
   friend class RiscvISAParser;
 };
