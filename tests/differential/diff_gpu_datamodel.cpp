@@ -143,6 +143,26 @@ TEST(GpuDifferential, PredefinedMacrosMatchClang) {
   }
 }
 
+// CUDA device compilation adds __CUDA_ARCH__ (Target::language_macros); clang-14 knows the
+// processors LLVM 14 knows.
+TEST(GpuDifferential, CudaArchMacroMatchesClang) {
+  if (!haveTool(kClang)) GTEST_SKIP() << "clang-14 not found";
+  for (const NvptxProcessor& p : nvptxProcessors()) {
+    if (!p.llvm14_ptx) continue;
+    SCOPED_TRACE(std::string(p.name));
+    oracle::RunResult r = oracle::run({kClang, "-x", "cuda", "--cuda-device-only",
+                                       "--cuda-gpu-arch=" + std::string(p.name), "-nocudainc",
+                                       "-nocudalib", "-E", "-dM", "/dev/null"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::string value;
+    for (auto& [k, v] :
+         predefinedMacros(resolve({"nvptx64-nvidia-cuda", std::string(p.name)}), Language::CUDA))
+      if (k == "__CUDA_ARCH__") value = v;
+    EXPECT_NE(r.out.find("#define __CUDA_ARCH__ " + value + "\n"), std::string::npos) << value;
+    EXPECT_FALSE(value.empty());
+  }
+}
+
 // ----- sizes and alignments -------------------------------------------------------------------
 
 const char* const kIntSpelling[] = {"_Bool",       "char",
