@@ -554,16 +554,18 @@ const FamilyInfo kIpuFamily = {Family::IPU, "ipu", "IPU", handles, resolve, summ
 uint64_t ipuRelocationValue(uint32_t type, uint64_t v, uint32_t tmem_region0_base) {
   const RelocationType* rel = detail::kElf.relocation(type);
   if (!rel) throw Error(ErrorKind::Elf, "unknown IPU relocation type " + std::to_string(type));
-  std::string name(rel->name);
+  // Messages are built only on failure: this runs once per relocation.
+  std::string_view name = rel->name;
   auto aligned = [&](uint64_t n) {
     if (v & (n - 1))
-      throw Error(ErrorKind::Elf, name + ": " + detail::hex32(v) + " is not aligned to " +
-                                      std::to_string(n) + " bytes");
+      throw Error(ErrorKind::Elf, std::string(name) + ": " + detail::hex32(v) +
+                                      " is not aligned to " + std::to_string(n) + " bytes");
   };
   auto fits = [&](uint64_t x, unsigned bits) {
     if (bits < 64 && (x >> bits) != 0)
-      throw Error(ErrorKind::Elf, name + ": value " + detail::hex32(x) + " does not fit in " +
-                                      std::to_string(bits) + " unsigned bits");
+      throw Error(ErrorKind::Elf, std::string(name) + ": value " + detail::hex32(x) +
+                                      " does not fit in " + std::to_string(bits) +
+                                      " unsigned bits");
     return x;
   };
   switch (type) {
