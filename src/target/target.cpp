@@ -455,7 +455,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__INT_WIDTH__", bits(IntKind::Int));
   m.def("__LONG_WIDTH__", bits(IntKind::Long));
   m.def("__LLONG_WIDTH__", bits(IntKind::LongLong));
-  m.def("__BITINT_MAXWIDTH__", std::to_string(d.bitint_max_width));
+  if (d.bitint_max_width) m.def("__BITINT_MAXWIDTH__", std::to_string(d.bitint_max_width));
   m.def("__WCHAR_WIDTH__", bits(d.wchar_type));
   m.def("__WINT_WIDTH__", bits(d.wint_type));
   m.def("__INTMAX_WIDTH__", bits(d.intmax_type));
