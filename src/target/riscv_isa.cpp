@@ -223,11 +223,6 @@ static_assert(std::is_sorted(std::begin(kExts), std::end(kExts),
                              [](const ExtDef& a, const ExtDef& b) { return a.name < b.name; }),
               "kExts must be sorted by name");
 
-// Shorthand extensions added when every extension they imply is present (LLVM's
-// CombineIntoExts), in LLVM's order.
-constexpr std::string_view kCombinations[] = {"zk",    "zkn",  "zks",   "zvkn", "zvknc",
-                                              "zvkng", "zvks", "zvksc", "zvksg"};
-
 // Profiles abikit knows, with the ISA string they stand for (RISC-V Profiles specification;
 // the same expansions as LLVM's RISCVProfiles.td). Sorted by name.
 struct Profile {
@@ -253,12 +248,64 @@ constexpr std::string_view kUnsupportedProfiles[] = {"rva23s64", "rva23u64", "rv
 // Single-letter extensions in canonical order after i and e (LLVM RISCVISAUtils::AllStdExts).
 constexpr std::string_view kAllStdExts = "mafdqlcbkjtpvnh";
 
-const ExtDef* findExt(std::string_view name) {
-  const ExtDef* it =
-      std::lower_bound(std::begin(kExts), std::end(kExts), name,
-                       [](const ExtDef& e, std::string_view n) { return e.name < n; });
-  return (it != std::end(kExts) && it->name == name) ? it : nullptr;
+constexpr size_t findIndex(std::string_view name) {
+  size_t lo = 0, hi = kNumExts;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (kExts[mid].name < name)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return (lo < kNumExts && kExts[lo].name == name) ? lo : kNumExts;
 }
+
+const ExtDef* findExt(std::string_view name) {
+  size_t i = findIndex(name);
+  return i < kNumExts ? &kExts[i] : nullptr;
+}
+
+// An extension named by a literal in this file, looked up at compile time (a misspelt name does
+// not compile).
+struct Ix {
+  size_t i;
+  consteval Ix(const char* name) : i(findIndex(name)) {
+    if (i == kNumExts) throw "not an extension of kExts";
+  }
+  constexpr std::string_view name() const { return kExts[i].name; }
+};
+
+// What each extension implies, as table indices (checked at compile time: every implied name is
+// in the table).
+struct ImpliedTable {
+  std::array<uint16_t, 256> list{};
+  std::array<uint16_t, kNumExts + 1> begin{};
+};
+constexpr ImpliedTable makeImplied() {
+  ImpliedTable t{};
+  size_t n = 0;
+  for (size_t i = 0; i < kNumExts; ++i) {
+    t.begin[i] = uint16_t(n);
+    std::string_view s = kExts[i].implies;
+    size_t p = 0;
+    while (p < s.size()) {
+      size_t q = s.find(' ', p);
+      if (q == std::string_view::npos) q = s.size();
+      size_t j = findIndex(s.substr(p, q - p));
+      if (j == kNumExts) throw "an implied extension is not in kExts";
+      t.list[n++] = uint16_t(j);
+      p = q + 1;
+    }
+  }
+  t.begin[kNumExts] = uint16_t(n);
+  return t;
+}
+constexpr ImpliedTable kImplied = makeImplied();
+
+// Shorthand extensions added when every extension they imply is present (LLVM's
+// CombineIntoExts), in LLVM's order.
+constexpr Ix kCombinations[] = {"zk",    "zkn",  "zks",   "zvkn", "zvknc",
+                                "zvkng", "zvks", "zvksc", "zvksg"};
 
 size_t indexOf(const ExtDef* e) {
   return static_cast<size_t>(e - kExts);
@@ -354,14 +401,8 @@ private:
     size_t i = indexOf(e);
     if (origin_[i] == kAbsent) origin_[i] = origin;
   }
-  bool has(std::string_view name) const {
-    const ExtDef* e = findExt(name);
-    return e && origin_[indexOf(e)] != kAbsent;
-  }
-  size_t originOf(std::string_view name) const {
-    const ExtDef* e = findExt(name);
-    return e ? origin_[indexOf(e)] : kAbsent;
-  }
+  bool has(Ix e) const { return origin_[e.i] != kAbsent; }
+  size_t originOf(Ix e) const { return origin_[e.i]; }
   void closeImplications();
   void addCombinations();
   void checkDependencies(unsigned xlen) const;
@@ -449,7 +490,8 @@ void RiscvISAParser::parseText(std::string_view text) {
   if (limit == std::string_view::npos) limit = text.size();
   if (base == 'g') {
     parseVersion("g", text, pos + 1, limit, pos);
-    for (std::string_view g : {"i", "m", "a", "f", "d", "zicsr", "zifencei"}) add(findExt(g), pos);
+    for (Ix g : {Ix("i"), Ix("m"), Ix("a"), Ix("f"), Ix("d"), Ix("zicsr"), Ix("zifencei")})
+      add(&kExts[g.i], pos);
     pos += 1;
   } else {
     std::string_view name = text.substr(pos, 1);
@@ -508,7 +550,7 @@ void RiscvISAParser::parseText(std::string_view text) {
 }
 
 void RiscvISAParser::closeImplications() {
-  if (!has("i") && !has("e")) add(findExt("i"), 0);
+  if (!has("i") && !has("e")) origin_[Ix("i").i] = 0;
   // Worklist closure to a fixpoint; each implied extension inherits the position of the
   // extension that brought it in (for error messages).
   std::array<uint16_t, kNumExts> work{};
@@ -517,46 +559,35 @@ void RiscvISAParser::closeImplications() {
     if (origin_[i] != kAbsent) work[n++] = uint16_t(i);
   while (n > 0) {
     size_t i = work[--n];
-    std::string_view implies = kExts[i].implies;
-    size_t p = 0;
-    while (p < implies.size()) {
-      size_t q = implies.find(' ', p);
-      if (q == std::string_view::npos) q = implies.size();
-      const ExtDef* e = findExt(implies.substr(p, q - p));
-      size_t j = indexOf(e);
+    for (size_t k = kImplied.begin[i]; k < kImplied.begin[i + 1]; ++k) {
+      size_t j = kImplied.list[k];
       if (origin_[j] == kAbsent) {
         origin_[j] = origin_[i];
         work[n++] = uint16_t(j);
       }
-      p = q + 1;
     }
   }
   // Zce with F on RV32 also brings Zcf.
-  if (xlen_ == 32 && has("zce") && has("f") && !has("zcf")) add(findExt("zcf"), originOf("zce"));
+  if (xlen_ == 32 && has("zce") && has("f") && !has("zcf")) origin_[Ix("zcf").i] = originOf("zce");
 }
 
 void RiscvISAParser::addCombinations() {
   bool changed;
   do {
     changed = false;
-    for (std::string_view combo : kCombinations) {
+    for (Ix combo : kCombinations) {
       if (has(combo)) continue;
-      std::string_view parts = findExt(combo)->implies;
       bool all = true;
       size_t origin = 0;
-      size_t p = 0;
-      while (p < parts.size() && all) {
-        size_t q = parts.find(' ', p);
-        if (q == std::string_view::npos) q = parts.size();
-        size_t o = originOf(parts.substr(p, q - p));
+      for (size_t k = kImplied.begin[combo.i]; k < kImplied.begin[combo.i + 1] && all; ++k) {
+        size_t o = origin_[kImplied.list[k]];
         if (o == kAbsent)
           all = false;
         else
           origin = std::max(origin, o);
-        p = q + 1;
       }
       if (all) {
-        add(findExt(combo), origin);
+        origin_[combo.i] = origin;
         changed = true;
       }
     }
@@ -564,9 +595,7 @@ void RiscvISAParser::addCombinations() {
 }
 
 void RiscvISAParser::checkDependencies(unsigned xlen) const {
-  auto later = [&](std::string_view a, std::string_view b) {
-    return std::max(originOf(a), originOf(b));
-  };
+  auto later = [&](Ix a, Ix b) { return std::max(originOf(a), originOf(b)); };
   if (has("i") && has("e")) fail("'i' and 'e' extensions are incompatible", later("i", "e"));
   if (has("f") && has("zfinx"))
     fail("'f' and 'zfinx' extensions are incompatible", later("f", "zfinx"));
@@ -579,17 +608,18 @@ void RiscvISAParser::checkDependencies(unsigned xlen) const {
       fail("'zvl*b' requires 'v' or 'zve*' extension to also be specified", first);
   }
   if ((has("zcmt") || has("zcmp")) && has("d") && (has("c") || has("zcd"))) {
-    std::string_view which = has("zcmt") ? "zcmt" : "zcmp";
-    std::string_view other = has("c") ? "c" : "zcd";
-    fail("'" + std::string(which) + "' extension is incompatible with '" + std::string(other) +
-             "' extension when 'd' extension is enabled",
+    Ix which = has("zcmt") ? Ix("zcmt") : Ix("zcmp");
+    Ix other = has("c") ? Ix("c") : Ix("zcd");
+    fail("'" + std::string(which.name()) + "' extension is incompatible with '" +
+             std::string(other.name()) + "' extension when 'd' extension is enabled",
          std::max(originOf(which), std::max(originOf(other), originOf("d"))));
   }
   if (xlen != 32 && has("zcf")) fail("'zcf' is only supported for 'rv32'", originOf("zcf"));
   if (!has("a") && !has("zaamo"))
-    for (std::string_view ext : {"zacas", "zabha"})
+    for (Ix ext : {Ix("zacas"), Ix("zabha")})
       if (has(ext))
-        fail("'" + std::string(ext) + "' requires 'a' or 'zaamo' extension to also be specified",
+        fail("'" + std::string(ext.name()) +
+                 "' requires 'a' or 'zaamo' extension to also be specified",
              originOf(ext));
   if (has("xwchc")) {
     if (xlen != 32) fail("'xwchc' is only supported for 'rv32'", originOf("xwchc"));
