@@ -1,0 +1,51 @@
+// The public entry points of the C declaration front-end (include/abikit/cparse.h).
+#include "abikit/cparse.h"
+
+#include "abikit/diag.h"
+#include "cparse_parse.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace abikit {
+
+Language languageForPath(std::string_view path) {
+  auto ends = [&](std::string_view ext) {
+    return path.size() >= ext.size() && path.substr(path.size() - ext.size()) == ext;
+  };
+  if (ends(".cl")) return Language::OpenCL;
+  if (ends(".cu")) return Language::CUDA;
+  if (ends(".hip")) return Language::HIP;
+  return Language::C;
+}
+
+TranslationUnit parseSource(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
+                            std::string_view text, const ParseOptions& options) {
+  return detail::runParser(ctx, layout, name, std::string(text), options);
+}
+
+TranslationUnit parseFile(TypeContext& ctx, const LayoutEngine& layout, const std::string& path,
+                          const ParseOptions& options) {
+  std::string text;
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    text = ss.str();
+    return detail::runParser(ctx, layout, "<stdin>", std::move(text), options);
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw Error(ErrorKind::Input, "'" + path + "' file not found");
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(ErrorKind::Input, "'" + path + "' is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Input, "cannot open '" + path + "'");
+  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (in.bad()) throw Error(ErrorKind::Input, "cannot read '" + path + "'");
+  return detail::runParser(ctx, layout, path, std::move(text), options);
+}
+
+} // namespace abikit

@@ -1,0 +1,448 @@
+// The built-in headers of the C declaration front-end, generated from the context's data model
+// the way clang's own headers derive them from its target description: <stdint.h>,
+// <stddef.h>, <stdbool.h>, <stdalign.h>, <stdarg.h>, <limits.h>, <float.h>, <uchar.h>,
+// <inttypes.h>, <assert.h>, <iso646.h>, <stdnoreturn.h>, and each header the target provides.
+// Also the per-language prelude (built-in typedefs, OpenCL vector names, CUDA/HIP macros).
+#include "cparse_pp.h"
+
+#include <string>
+
+namespace abikit::detail {
+
+namespace {
+
+bool kindSigned(IntKind k, const DataModel& d) {
+  switch (k) {
+  case IntKind::Char:
+    return d.char_signed;
+  case IntKind::SChar:
+  case IntKind::Short:
+  case IntKind::Int:
+  case IntKind::Long:
+  case IntKind::LongLong:
+  case IntKind::Int128:
+    return true;
+  default:
+    return false;
+  }
+}
+
+IntKind unsignedOf(IntKind k) {
+  switch (k) {
+  case IntKind::Char:
+  case IntKind::SChar:
+    return IntKind::UChar;
+  case IntKind::Short:
+    return IntKind::UShort;
+  case IntKind::Int:
+    return IntKind::UInt;
+  case IntKind::Long:
+    return IntKind::ULong;
+  case IntKind::LongLong:
+    return IntKind::ULongLong;
+  case IntKind::Int128:
+    return IntKind::UInt128;
+  default:
+    return k;
+  }
+}
+
+const char* cName(IntKind k) {
+  switch (k) {
+  case IntKind::Bool:
+    return "_Bool";
+  case IntKind::Char:
+    return "char";
+  case IntKind::SChar:
+    return "signed char";
+  case IntKind::UChar:
+    return "unsigned char";
+  case IntKind::Short:
+    return "short";
+  case IntKind::UShort:
+    return "unsigned short";
+  case IntKind::Int:
+    return "int";
+  case IntKind::UInt:
+    return "unsigned int";
+  case IntKind::Long:
+    return "long";
+  case IntKind::ULong:
+    return "unsigned long";
+  case IntKind::LongLong:
+    return "long long";
+  case IntKind::ULongLong:
+    return "unsigned long long";
+  case IntKind::Int128:
+    return "__int128";
+  case IntKind::UInt128:
+    return "unsigned __int128";
+  }
+  return "int";
+}
+
+// The suffix of an integer constant of this type (clang's __INTn_C_SUFFIX__ rules).
+std::string suffixOf(IntKind k, const DataModel& d) {
+  switch (k) {
+  case IntKind::UInt:
+    return "U";
+  case IntKind::Long:
+    return "L";
+  case IntKind::ULong:
+    return "UL";
+  case IntKind::LongLong:
+    return "LL";
+  case IntKind::ULongLong:
+    return "ULL";
+  case IntKind::UChar:
+  case IntKind::UShort:
+    return d.of(k).size == d.of(IntKind::Int).size ? "U" : "";
+  default:
+    return "";
+  }
+}
+
+std::string decimal(unsigned __int128 v) {
+  std::string s;
+  do {
+    s.insert(s.begin(), char('0' + int(v % 10)));
+    v /= 10;
+  } while (v);
+  return s;
+}
+
+std::string maxOf(IntKind k, const DataModel& d) {
+  unsigned bits = d.of(k).size * 8u;
+  unsigned __int128 v = bits >= 128 ? ~(unsigned __int128)0 : (((unsigned __int128)1 << bits) - 1);
+  if (kindSigned(k, d)) v >>= 1;
+  return decimal(v) + suffixOf(k, d);
+}
+
+// (-MAX-1) for signed kinds.
+std::string minOf(IntKind k, const DataModel& d) {
+  return "(-" + maxOf(k, d) + "-1)";
+}
+
+// The signed kind clang picks for an exact width (char, short, int, long, long long order;
+// 64 bits follows int64_type).
+IntKind signedOfBits(unsigned bits, const DataModel& d) {
+  if (bits == 64) return d.int64_type;
+  if (bits == 8) return IntKind::SChar;
+  const IntKind order[] = {IntKind::Short, IntKind::Int, IntKind::Long, IntKind::LongLong};
+  for (IntKind k : order)
+    if (d.of(k).size * 8u == bits) return k;
+  return IntKind::Int;
+}
+
+// __alignof__ (GCC's preferred alignment): double, long long and unsigned long long are
+// naturally aligned even where their ABI alignment is smaller (clang getPreferredTypeAlign).
+unsigned preferredAlign(SizeAlign sa, bool natural_if_larger) {
+  if (natural_if_larger && sa.size > sa.align) return sa.size;
+  return sa.align;
+}
+
+void addLine(std::string& out, const std::string& a, const std::string& b) {
+  out += "#define ";
+  out += a;
+  out += ' ';
+  out += b;
+  out += '\n';
+}
+
+std::string stdintHeader(const DataModel& d) {
+  std::string o = "#ifndef __ABIKIT_STDINT_H\n#define __ABIKIT_STDINT_H\n";
+  for (unsigned bits : {8u, 16u, 32u, 64u}) {
+    IntKind s = signedOfBits(bits, d);
+    IntKind u = unsignedOf(s);
+    if (d.of(s).size * 8u != bits) continue;
+    std::string n = std::to_string(bits);
+    o += "typedef " + std::string(cName(s)) + " int" + n + "_t;\n";
+    o += "typedef " + std::string(cName(u)) + " uint" + n + "_t;\n";
+    o += "typedef int" + n + "_t int_least" + n + "_t;\n";
+    o += "typedef uint" + n + "_t uint_least" + n + "_t;\n";
+    o += "typedef int" + n + "_t int_fast" + n + "_t;\n";
+    o += "typedef uint" + n + "_t uint_fast" + n + "_t;\n";
+    addLine(o, "INT" + n + "_MAX", maxOf(s, d));
+    addLine(o, "INT" + n + "_MIN", minOf(s, d));
+    addLine(o, "UINT" + n + "_MAX", maxOf(u, d));
+    for (const char* p : {"INT_LEAST", "INT_FAST"}) {
+      addLine(o, std::string(p) + n + "_MAX", "INT" + n + "_MAX");
+      addLine(o, std::string(p) + n + "_MIN", "INT" + n + "_MIN");
+      addLine(o, "U" + std::string(p) + n + "_MAX", "UINT" + n + "_MAX");
+    }
+    std::string ss = suffixOf(s, d), us = suffixOf(u, d);
+    addLine(o, "INT" + n + "_C(v)", ss.empty() ? "v" : "v##" + ss);
+    addLine(o, "UINT" + n + "_C(v)", us.empty() ? "v" : "v##" + us);
+  }
+  IntKind ip = d.intptr_type, up = unsignedOf(d.intptr_type);
+  o += "typedef " + std::string(cName(ip)) + " intptr_t;\n";
+  o += "typedef " + std::string(cName(up)) + " uintptr_t;\n";
+  addLine(o, "INTPTR_MAX", maxOf(ip, d));
+  addLine(o, "INTPTR_MIN", minOf(ip, d));
+  addLine(o, "UINTPTR_MAX", maxOf(up, d));
+  IntKind im = d.intmax_type, um = unsignedOf(d.intmax_type);
+  o += "typedef " + std::string(cName(im)) + " intmax_t;\n";
+  o += "typedef " + std::string(cName(um)) + " uintmax_t;\n";
+  addLine(o, "INTMAX_MAX", maxOf(im, d));
+  addLine(o, "INTMAX_MIN", minOf(im, d));
+  addLine(o, "UINTMAX_MAX", maxOf(um, d));
+  std::string is = suffixOf(im, d), us = suffixOf(um, d);
+  addLine(o, "INTMAX_C(v)", is.empty() ? "v" : "v##" + is);
+  addLine(o, "UINTMAX_C(v)", us.empty() ? "v" : "v##" + us);
+  addLine(o, "PTRDIFF_MAX", maxOf(d.ptrdiff_type, d));
+  addLine(o, "PTRDIFF_MIN", minOf(d.ptrdiff_type, d));
+  addLine(o, "SIZE_MAX", maxOf(d.size_type, d));
+  addLine(o, "SIG_ATOMIC_MAX", maxOf(d.sig_atomic_type, d));
+  addLine(o, "SIG_ATOMIC_MIN", minOf(d.sig_atomic_type, d));
+  if (kindSigned(d.wchar_type, d)) {
+    addLine(o, "WCHAR_MAX", maxOf(d.wchar_type, d));
+    addLine(o, "WCHAR_MIN", minOf(d.wchar_type, d));
+  } else {
+    addLine(o, "WCHAR_MAX", maxOf(d.wchar_type, d));
+    addLine(o, "WCHAR_MIN", "0" + suffixOf(d.wchar_type, d));
+  }
+  if (kindSigned(d.wint_type, d)) {
+    addLine(o, "WINT_MAX", maxOf(d.wint_type, d));
+    addLine(o, "WINT_MIN", minOf(d.wint_type, d));
+  } else {
+    addLine(o, "WINT_MAX", maxOf(d.wint_type, d));
+    addLine(o, "WINT_MIN", "0" + suffixOf(d.wint_type, d));
+  }
+  o += "#endif\n";
+  return o;
+}
+
+std::string stddefHeader(const DataModel& d, Language lang) {
+  std::string o = "#ifndef __ABIKIT_STDDEF_H\n#define __ABIKIT_STDDEF_H\n";
+  if (lang != Language::OpenCL) {
+    // OpenCL has size_t and ptrdiff_t built in (see the prelude).
+    o += "typedef " + std::string(cName(d.ptrdiff_type)) + " ptrdiff_t;\n";
+    o += "typedef " + std::string(cName(d.size_type)) + " size_t;\n";
+    o += "typedef " + std::string(cName(d.wchar_type)) + " wchar_t;\n";
+  }
+  // clang's definition: the members carry __alignof__ (the preferred alignment).
+  unsigned ll = preferredAlign(d.of(IntKind::LongLong), true);
+  unsigned ld = d.of(FloatKind::LongDouble).align;
+  o += "typedef struct {\n  long long __clang_max_align_nonce1 __attribute__((__aligned__(" +
+       std::to_string(ll) + ")));\n";
+  if (d.of(FloatKind::LongDouble).supported())
+    o += "  long double __clang_max_align_nonce2 __attribute__((__aligned__(" + std::to_string(ld) +
+         ")));\n";
+  o += "} max_align_t;\n";
+  o += "#define NULL ((void*)0)\n";
+  o += "#define offsetof(t, d) __builtin_offsetof(t, d)\n";
+  o += "#endif\n";
+  return o;
+}
+
+std::string limitsHeader(const DataModel& d) {
+  std::string o = "#ifndef __ABIKIT_LIMITS_H\n#define __ABIKIT_LIMITS_H\n";
+  addLine(o, "CHAR_BIT", "8");
+  addLine(o, "MB_LEN_MAX", "1");
+  addLine(o, "SCHAR_MAX", maxOf(IntKind::SChar, d));
+  addLine(o, "SCHAR_MIN", minOf(IntKind::SChar, d));
+  addLine(o, "UCHAR_MAX", maxOf(IntKind::UChar, d));
+  if (d.char_signed) {
+    addLine(o, "CHAR_MAX", "SCHAR_MAX");
+    addLine(o, "CHAR_MIN", "SCHAR_MIN");
+  } else {
+    addLine(o, "CHAR_MAX", "UCHAR_MAX");
+    addLine(o, "CHAR_MIN", "0");
+  }
+  addLine(o, "SHRT_MAX", maxOf(IntKind::Short, d));
+  addLine(o, "SHRT_MIN", minOf(IntKind::Short, d));
+  addLine(o, "USHRT_MAX", maxOf(IntKind::UShort, d));
+  addLine(o, "INT_MAX", maxOf(IntKind::Int, d));
+  addLine(o, "INT_MIN", minOf(IntKind::Int, d));
+  addLine(o, "UINT_MAX", maxOf(IntKind::UInt, d));
+  addLine(o, "LONG_MAX", maxOf(IntKind::Long, d));
+  addLine(o, "LONG_MIN", minOf(IntKind::Long, d));
+  addLine(o, "ULONG_MAX", maxOf(IntKind::ULong, d));
+  addLine(o, "LLONG_MAX", maxOf(IntKind::LongLong, d));
+  addLine(o, "LLONG_MIN", minOf(IntKind::LongLong, d));
+  addLine(o, "ULLONG_MAX", maxOf(IntKind::ULongLong, d));
+  addLine(o, "LONG_LONG_MAX", "LLONG_MAX");
+  addLine(o, "LONG_LONG_MIN", "LLONG_MIN");
+  addLine(o, "ULONG_LONG_MAX", "ULLONG_MAX");
+  o += "#endif\n";
+  return o;
+}
+
+std::string floatHeader() {
+  // In terms of the predefined __FLT_*__/__DBL_*__/__LDBL_*__ macros, as clang's <float.h>.
+  std::string o = "#ifndef __ABIKIT_FLOAT_H\n#define __ABIKIT_FLOAT_H\n";
+  addLine(o, "FLT_RADIX", "__FLT_RADIX__");
+  addLine(o, "FLT_EVAL_METHOD", "__FLT_EVAL_METHOD__");
+  addLine(o, "DECIMAL_DIG", "__DECIMAL_DIG__");
+  const char* kinds[][2] = {{"FLT", "__FLT"}, {"DBL", "__DBL"}, {"LDBL", "__LDBL"}};
+  const char* items[][2] = {
+      {"_MANT_DIG", "_MANT_DIG__"},
+      {"_DIG", "_DIG__"},
+      {"_DECIMAL_DIG", "_DECIMAL_DIG__"},
+      {"_EPSILON", "_EPSILON__"},
+      {"_MAX", "_MAX__"},
+      {"_MIN", "_MIN__"},
+      {"_TRUE_MIN", "_DENORM_MIN__"},
+      {"_MAX_EXP", "_MAX_EXP__"},
+      {"_MIN_EXP", "_MIN_EXP__"},
+      {"_MAX_10_EXP", "_MAX_10_EXP__"},
+      {"_MIN_10_EXP", "_MIN_10_EXP__"},
+      {"_HAS_SUBNORM", "_HAS_DENORM__"},
+  };
+  for (auto& k : kinds)
+    for (auto& it : items) addLine(o, std::string(k[0]) + it[0], std::string(k[1]) + it[1]);
+  o += "#endif\n";
+  return o;
+}
+
+std::string inttypesHeader(const DataModel& d) {
+  std::string o = "#ifndef __ABIKIT_INTTYPES_H\n#define __ABIKIT_INTTYPES_H\n#include "
+                  "<stdint.h>\n";
+  auto mod = [&](IntKind k) -> std::string {
+    switch (k) {
+    case IntKind::Char:
+    case IntKind::SChar:
+    case IntKind::UChar:
+      return "hh";
+    case IntKind::Short:
+    case IntKind::UShort:
+      return "h";
+    case IntKind::Long:
+    case IntKind::ULong:
+      return "l";
+    case IntKind::LongLong:
+    case IntKind::ULongLong:
+      return "ll";
+    default:
+      return "";
+    }
+  };
+  auto fmt = [&](const std::string& name, IntKind k) {
+    for (char c : {'d', 'i'})
+      addLine(o, "PRI" + std::string(1, c) + name, "\"" + mod(k) + c + "\"");
+    for (char c : {'o', 'u', 'x', 'X'})
+      addLine(o, "PRI" + std::string(1, c) + name, "\"" + mod(k) + c + "\"");
+    for (char c : {'d', 'i', 'o', 'u', 'x'})
+      addLine(o, "SCN" + std::string(1, c) + name, "\"" + mod(k) + c + "\"");
+  };
+  for (unsigned bits : {8u, 16u, 32u, 64u}) {
+    IntKind s = signedOfBits(bits, d);
+    std::string n = std::to_string(bits);
+    fmt(n, s);
+    fmt("LEAST" + n, s);
+    fmt("FAST" + n, s);
+  }
+  fmt("MAX", d.intmax_type);
+  fmt("PTR", d.intptr_type);
+  o += "typedef struct { intmax_t quot; intmax_t rem; } imaxdiv_t;\n";
+  o += "#endif\n";
+  return o;
+}
+
+} // namespace
+
+bool builtinHeaderText(const TypeContext& ctx, std::string_view name, std::string& out) {
+  const DataModel& d = ctx.data();
+  if (name == "stdint.h") {
+    out = stdintHeader(d);
+  } else if (name == "stddef.h") {
+    out = stddefHeader(d, ctx.language());
+  } else if (name == "stdbool.h") {
+    out = "#ifndef __ABIKIT_STDBOOL_H\n#define __ABIKIT_STDBOOL_H\n#define bool _Bool\n#define "
+          "true 1\n#define false 0\n#define __bool_true_false_are_defined 1\n#endif\n";
+  } else if (name == "stdalign.h") {
+    out = "#ifndef __ABIKIT_STDALIGN_H\n#define __ABIKIT_STDALIGN_H\n#define alignas "
+          "_Alignas\n#define alignof _Alignof\n#define __alignas_is_defined 1\n#define "
+          "__alignof_is_defined 1\n#endif\n";
+  } else if (name == "stdarg.h") {
+    out = "#ifndef __ABIKIT_STDARG_H\n#define __ABIKIT_STDARG_H\n"
+          "typedef __builtin_va_list va_list;\n"
+          "typedef __builtin_va_list __gnuc_va_list;\n"
+          "#define __GNUC_VA_LIST 1\n"
+          "#define va_start(ap, param) __builtin_va_start(ap, param)\n"
+          "#define va_end(ap) __builtin_va_end(ap)\n"
+          "#define va_arg(ap, type) __builtin_va_arg(ap, type)\n"
+          "#define va_copy(dest, src) __builtin_va_copy(dest, src)\n"
+          "#endif\n";
+  } else if (name == "limits.h") {
+    out = limitsHeader(d);
+  } else if (name == "float.h") {
+    out = floatHeader();
+  } else if (name == "uchar.h") {
+    out = "#ifndef __ABIKIT_UCHAR_H\n#define __ABIKIT_UCHAR_H\ntypedef " +
+          std::string(cName(d.char16_type)) + " char16_t;\ntypedef " +
+          std::string(cName(d.char32_type)) + " char32_t;\n#endif\n";
+  } else if (name == "inttypes.h") {
+    out = inttypesHeader(d);
+  } else if (name == "assert.h") {
+    out = "#undef assert\n#define assert(e) ((void)0)\n#ifndef static_assert\n#define "
+          "static_assert _Static_assert\n#endif\n";
+  } else if (name == "iso646.h") {
+    out = "#ifndef __ABIKIT_ISO646_H\n#define __ABIKIT_ISO646_H\n#define and &&\n#define and_eq "
+          "&=\n#define bitand &\n#define bitor |\n#define compl ~\n#define not !\n#define not_eq "
+          "!=\n#define or ||\n#define or_eq |=\n#define xor ^\n#define xor_eq ^=\n#endif\n";
+  } else if (name == "stdnoreturn.h") {
+    out = "#ifndef __ABIKIT_STDNORETURN_H\n#define __ABIKIT_STDNORETURN_H\n#define noreturn "
+          "_Noreturn\n#endif\n";
+  } else {
+    for (const BuiltinHeader& h : ctx.target().headers) {
+      if (h.name == name) {
+        out = std::string(h.text);
+        return true;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
+std::string languagePrelude(const TypeContext& ctx) {
+  const DataModel& d = ctx.data();
+  std::string o;
+  o += "typedef " + std::string(d.va_list_kind == VaListKind::CharPtr ? "char *" : "void *") +
+       " __builtin_va_list;\n";
+  if (d.of(IntKind::Int128).supported()) {
+    o += "typedef __int128 __int128_t;\n";
+    o += "typedef unsigned __int128 __uint128_t;\n";
+  }
+  switch (ctx.language()) {
+  case Language::C:
+    break;
+  case Language::OpenCL: {
+    // opencl-c-base.h
+    o += "typedef unsigned char uchar;\ntypedef unsigned short ushort;\n"
+         "typedef unsigned int uint;\ntypedef unsigned long ulong;\n";
+    o += "typedef " + std::string(cName(d.size_type)) + " size_t;\n";
+    o += "typedef " + std::string(cName(d.ptrdiff_type)) + " ptrdiff_t;\n";
+    o += "typedef " + std::string(cName(d.intptr_type)) + " intptr_t;\n";
+    o += "typedef " + std::string(cName(unsignedOf(d.intptr_type))) + " uintptr_t;\n";
+    std::vector<const char*> elems = {"char", "uchar", "short", "ushort", "int",
+                                      "uint", "long",  "ulong", "float"};
+    if (d.of(FloatKind::Double).supported()) elems.push_back("double");
+    if (d.of(FloatKind::Fp16).supported()) elems.push_back("half");
+    for (const char* e : elems)
+      for (int n : {2, 3, 4, 8, 16})
+        o += "typedef " + std::string(e) + " " + e + std::to_string(n) +
+             " __attribute__((ext_vector_type(" + std::to_string(n) + ")));\n";
+    break;
+  }
+  case Language::CUDA:
+  case Language::HIP:
+    // As clang's CUDA/HIP runtime wrapper headers define them.
+    o += "#define __host__ __attribute__((host))\n"
+         "#define __device__ __attribute__((device))\n"
+         "#define __global__ __attribute__((global))\n"
+         "#define __shared__ __attribute__((shared))\n"
+         "#define __constant__ __attribute__((constant))\n"
+         "#define __managed__ __attribute__((managed))\n"
+         "#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))\n"
+         "#define __forceinline__ __inline__ __attribute__((always_inline))\n"
+         "#define __noinline__ __attribute__((noinline))\n"
+         "#define __align__(n) __attribute__((aligned(n)))\n"
+         "#define __restrict__ __restrict\n";
+    break;
+  }
+  return o;
+}
+
+} // namespace abikit::detail

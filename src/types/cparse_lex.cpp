@@ -1,0 +1,1001 @@
+// The lexer of the C declaration front-end: tokens as views into the buffer, identifiers
+// interned once, line splices and comments handled in place.
+#include "cparse_lex.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace abikit::detail {
+
+// ----- identifier table -----------------------------------------------------------------------
+
+IdentTable::IdentTable() : slots_(4096, nullptr) {}
+
+Ident* IdentTable::get(std::string_view name, uint32_t hash) {
+  size_t mask = slots_.size() - 1;
+  size_t i = hash & mask;
+  while (Ident* id = slots_[i]) {
+    if (id->hash == hash && id->name == name) return id;
+    i = (i + 1) & mask;
+  }
+  Ident& id = idents_.emplace_back();
+  id.name = name;
+  id.hash = hash;
+  slots_[i] = &id;
+  if (++count_ * 2 > slots_.size()) grow();
+  return &id;
+}
+
+Ident* IdentTable::getCopy(std::string_view name) {
+  uint32_t h = hashOf(name);
+  size_t mask = slots_.size() - 1;
+  for (size_t i = h & mask; Ident* id = slots_[i]; i = (i + 1) & mask)
+    if (id->hash == h && id->name == name) return id;
+  return get(names_.emplace_back(name), h);
+}
+
+void IdentTable::grow() {
+  std::vector<Ident*> old(slots_.size() * 2, nullptr);
+  old.swap(slots_);
+  size_t mask = slots_.size() - 1;
+  for (Ident* id : old) {
+    if (!id) continue;
+    size_t i = id->hash & mask;
+    while (slots_[i]) i = (i + 1) & mask;
+    slots_[i] = id;
+  }
+}
+
+// ----- string arena ---------------------------------------------------------------------------
+
+char* StringArena::allocate(size_t n) {
+  if (n > left_) {
+    size_t size = n > 32768 ? n : 32768;
+    blocks_.emplace_back(new char[size]);
+    cur_ = blocks_.back().get();
+    left_ = size;
+  }
+  char* p = cur_;
+  cur_ += n;
+  left_ -= n;
+  return p;
+}
+
+std::string_view StringArena::copy(std::string_view s) {
+  if (s.empty()) return {};
+  char* p = allocate(s.size());
+  std::memcpy(p, s.data(), s.size());
+  return {p, s.size()};
+}
+
+// ----- punctuators ----------------------------------------------------------------------------
+
+std::string_view punctuatorSpelling(Tok k) {
+  switch (k) {
+  case Tok::LParen:
+    return "(";
+  case Tok::RParen:
+    return ")";
+  case Tok::LBracket:
+    return "[";
+  case Tok::RBracket:
+    return "]";
+  case Tok::LBrace:
+    return "{";
+  case Tok::RBrace:
+    return "}";
+  case Tok::Dot:
+    return ".";
+  case Tok::Ellipsis:
+    return "...";
+  case Tok::Arrow:
+    return "->";
+  case Tok::PlusPlus:
+    return "++";
+  case Tok::MinusMinus:
+    return "--";
+  case Tok::Amp:
+    return "&";
+  case Tok::Star:
+    return "*";
+  case Tok::Plus:
+    return "+";
+  case Tok::Minus:
+    return "-";
+  case Tok::Tilde:
+    return "~";
+  case Tok::Excl:
+    return "!";
+  case Tok::Slash:
+    return "/";
+  case Tok::Percent:
+    return "%";
+  case Tok::LShift:
+    return "<<";
+  case Tok::RShift:
+    return ">>";
+  case Tok::Less:
+    return "<";
+  case Tok::Greater:
+    return ">";
+  case Tok::LessEq:
+    return "<=";
+  case Tok::GreaterEq:
+    return ">=";
+  case Tok::EqEq:
+    return "==";
+  case Tok::NotEq:
+    return "!=";
+  case Tok::Caret:
+    return "^";
+  case Tok::Pipe:
+    return "|";
+  case Tok::AmpAmp:
+    return "&&";
+  case Tok::PipePipe:
+    return "||";
+  case Tok::Question:
+    return "?";
+  case Tok::Colon:
+    return ":";
+  case Tok::ColonColon:
+    return "::";
+  case Tok::Semi:
+    return ";";
+  case Tok::Equal:
+    return "=";
+  case Tok::StarEq:
+    return "*=";
+  case Tok::SlashEq:
+    return "/=";
+  case Tok::PercentEq:
+    return "%=";
+  case Tok::PlusEq:
+    return "+=";
+  case Tok::MinusEq:
+    return "-=";
+  case Tok::LShiftEq:
+    return "<<=";
+  case Tok::RShiftEq:
+    return ">>=";
+  case Tok::AmpEq:
+    return "&=";
+  case Tok::CaretEq:
+    return "^=";
+  case Tok::PipeEq:
+    return "|=";
+  case Tok::Comma:
+    return ",";
+  case Tok::Hash:
+    return "#";
+  case Tok::HashHash:
+    return "##";
+  default:
+    return "";
+  }
+}
+
+// ----- lexer ----------------------------------------------------------------------------------
+
+namespace {
+
+// Character classes.
+enum : uint8_t { kIdStart = 1, kIdCont = 2, kDigit = 4, kSpace = 8, kNumCont = 16 };
+
+struct CharTable {
+  uint8_t c[256] = {};
+  constexpr CharTable() {
+    for (int i = 'a'; i <= 'z'; ++i) c[i] = kIdStart | kIdCont | kNumCont;
+    for (int i = 'A'; i <= 'Z'; ++i) c[i] = kIdStart | kIdCont | kNumCont;
+    for (int i = '0'; i <= '9'; ++i) c[i] = kIdCont | kDigit | kNumCont;
+    for (int i = 0x80; i < 256; ++i) c[i] = kIdStart | kIdCont; // UTF-8 in identifiers
+    c[unsigned('_')] = kIdStart | kIdCont | kNumCont;
+    c[unsigned('$')] = kIdStart | kIdCont | kNumCont;
+    c[unsigned('.')] = kNumCont;
+    c[unsigned(' ')] = c[unsigned('\t')] = c[unsigned('\r')] = c[unsigned('\f')] =
+        c[unsigned('\v')] = kSpace;
+  }
+};
+constexpr CharTable kChars;
+
+inline bool isIdCont(char ch) {
+  return kChars.c[static_cast<unsigned char>(ch)] & kIdCont;
+}
+inline bool isHSpace(char ch) {
+  return kChars.c[static_cast<unsigned char>(ch)] & kSpace;
+}
+
+} // namespace
+
+Lexer::Lexer(const char* begin, const char* end, uint32_t buf, uint32_t file_id, IdentTable& idents,
+             StringArena& arena)
+    : file(file_id), begin_(begin), end_(end), cur_(begin), line_start_(begin), buf_(buf),
+      idents_(idents), arena_(arena) {}
+
+size_t Lexer::spliceLength(const char* p) const {
+  if (p >= end_ || *p != '\\') return 0;
+  const char* q = p + 1;
+  while (q < end_ && isHSpace(*q)) ++q;
+  if (q < end_ && *q == '\n') return size_t(q + 1 - p);
+  return 0;
+}
+
+char Lexer::peekChar(const char* p, const char*& next) const {
+  while (p < end_ && *p == '\\') {
+    size_t n = spliceLength(p);
+    if (!n) break;
+    p += n;
+  }
+  if (p >= end_) {
+    next = end_;
+    return '\0';
+  }
+  next = p + 1;
+  return *p;
+}
+
+void Lexer::commit(const char* from, const char* to) {
+  for (const char* p = from; p < to; ++p)
+    if (*p == '\n') newline(p + 1);
+}
+
+Loc Lexer::locAt(const char* p) const {
+  Loc l;
+  l.file = file;
+  int64_t line = int64_t(line_) + line_delta;
+  l.line = line > 0 && line < 0xFFFFFFFFll ? uint32_t(line) : 1;
+  l.col = uint32_t(p - line_start_ + 1);
+  l.buf = buf_;
+  l.offset = uint32_t(p - begin_);
+  return l;
+}
+
+bool Lexer::skipSpace(uint8_t& flags) {
+  const char* p = cur_;
+  for (;;) {
+    if (p >= end_) break;
+    char c = *p;
+    if (isHSpace(c)) {
+      ++p;
+      flags |= kTokLeadingSpace;
+      continue;
+    }
+    if (c == '\n') {
+      if (in_directive) {
+        cur_ = p;
+        return false;
+      }
+      ++p;
+      newline(p);
+      at_line_start_ = true;
+      flags = uint8_t((flags | kTokAtLineStart) & ~kTokLeadingSpace);
+      continue;
+    }
+    if (c == '\\') {
+      size_t n = spliceLength(p);
+      if (!n) break;
+      p += n;
+      newline(p);
+      continue;
+    }
+    if (c == '/') {
+      const char* q;
+      char c2 = peekChar(p + 1, q);
+      if (c2 == '*') {
+        Loc open_loc = locAt(p);
+        commit(p, q);
+        p = q;
+        bool closed = false;
+        while (p < end_) {
+          char d = *p++;
+          if (d == '\n') {
+            newline(p);
+          } else if (d == '*') {
+            const char* r;
+            if (peekChar(p, r) == '/') {
+              commit(p, r);
+              p = r;
+              closed = true;
+              break;
+            }
+          } else if (d == '\\') {
+            size_t n = spliceLength(p - 1);
+            if (n) {
+              p += n - 1;
+              newline(p);
+            }
+          }
+        }
+        if (!closed) throw SourceError{open_loc, "unterminated /* comment", false};
+        flags |= kTokLeadingSpace;
+        continue;
+      }
+      if (c2 == '/') {
+        commit(p, q);
+        p = q;
+        while (p < end_ && *p != '\n') {
+          if (*p == '\\') {
+            size_t n = spliceLength(p);
+            if (n) {
+              p += n;
+              newline(p);
+              continue;
+            }
+          }
+          ++p;
+        }
+        flags |= kTokLeadingSpace;
+        continue;
+      }
+    }
+    break;
+  }
+  cur_ = p;
+  return true;
+}
+
+void Lexer::finish(Token& t, const char* start, Tok kind, bool dirty) {
+  t.kind = kind;
+  if (!dirty) {
+    t.ptr = start;
+    t.len = uint32_t(cur_ - start);
+    return;
+  }
+  // Remove line splices from the spelling.
+  size_t n = size_t(cur_ - start);
+  char* out = arena_.allocate(n);
+  size_t k = 0;
+  for (const char* p = start; p < cur_;) {
+    if (*p == '\\') {
+      size_t s = spliceLength(p);
+      if (s) {
+        p += s;
+        continue;
+      }
+    }
+    out[k++] = *p++;
+  }
+  t.ptr = out;
+  t.len = uint32_t(k);
+  commit(start, cur_);
+}
+
+void Lexer::lexIdentifier(Token& t, const char* start) {
+  const char* p = start;
+  uint32_t h = 2166136261u;
+  bool dirty = false;
+  while (p < end_) {
+    char c = *p;
+    if (isIdCont(c)) {
+      h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+      ++p;
+      continue;
+    }
+    if (c == '\\' && spliceLength(p)) {
+      // Only a splice in the middle of the identifier belongs to it.
+      const char* q;
+      char d = peekChar(p, q);
+      if (q > p && isIdCont(d)) {
+        dirty = true;
+        p = q - 1;
+        continue;
+      }
+    }
+    break;
+  }
+  cur_ = p;
+  finish(t, start, Tok::Ident, dirty);
+  t.ident = dirty ? idents_.get(t.text()) : idents_.get(t.text(), h);
+}
+
+void Lexer::lexNumber(Token& t, const char* start) {
+  const char* p = start + 1;
+  bool dirty = false;
+  char prev = *start;
+  while (p < end_) {
+    char c = *p;
+    const char* next = p + 1;
+    if (c == '\\') {
+      const char* q;
+      char d = peekChar(p, q);
+      if (q == p + 1) break; // not a splice
+      c = d;
+      next = q;
+      dirty = true;
+    }
+    bool take =
+        (kChars.c[static_cast<unsigned char>(c)] & kNumCont) ||
+        ((c == '+' || c == '-') && (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P'));
+    if (!take || c == '\0') break;
+    prev = c;
+    p = next;
+  }
+  cur_ = p;
+  finish(t, start, Tok::Number, dirty);
+}
+
+void Lexer::lexQuoted(Token& t, const char* start, char quote, Tok kind) {
+  // `start` is at the prefix (if any); find the opening quote.
+  const char* p = start;
+  while (*p != quote) ++p;
+  ++p;
+  bool dirty = false;
+  while (p < end_) {
+    char c = *p;
+    if (c == quote) {
+      cur_ = p + 1;
+      finish(t, start, kind, dirty);
+      return;
+    }
+    if (c == '\n') break;
+    if (c == '\\') {
+      size_t n = spliceLength(p);
+      if (n) {
+        p += n;
+        dirty = true;
+        continue;
+      }
+      // The escaped character (after any splices) may itself be a quote or a backslash.
+      const char* q;
+      char d = peekChar(p + 1, q);
+      if (q > p + 2) dirty = true;
+      if (d == '\n' || q >= end_ + 1) {
+        p = q - 1;
+        continue;
+      }
+      p = q;
+      continue;
+    }
+    ++p;
+  }
+  // Unterminated: the token runs to the end of the line.
+  cur_ = p;
+  finish(t, start, Tok::Unknown, dirty);
+  t.flags |= kTokUnterminated;
+}
+
+void Lexer::lex(Token& t) {
+  uint8_t flags = at_line_start_ ? kTokAtLineStart : 0;
+  t.ident = nullptr;
+  if (!skipSpace(flags)) {
+    t.flags = flags;
+    t.loc = locAt(cur_);
+    t.kind = Tok::Eod;
+    t.ptr = cur_;
+    t.len = 0;
+    return;
+  }
+  t.flags = flags;
+  at_line_start_ = false;
+  const char* start = cur_;
+  t.loc = locAt(start);
+  if (start >= end_) {
+    t.kind = in_directive ? Tok::Eod : Tok::Eof;
+    t.ptr = end_;
+    t.len = 0;
+    return;
+  }
+  char c = *start;
+  const char* p = start + 1;
+  auto punct = [&](Tok k, const char* after) {
+    cur_ = after;
+    finish(t, start, k, after - start > 1 && std::memchr(start, '\\', size_t(after - start)));
+  };
+  // Next character after p, looking through splices.
+  const char* q;
+  switch (c) {
+  case 'L':
+  case 'U':
+  case 'u': {
+    // Character and string prefixes: L U u u8.
+    const char* r = p;
+    if (c == 'u' && r < end_ && *r == '8') ++r;
+    if (r < end_ && (*r == '\'' || *r == '"')) {
+      lexQuoted(t, start, *r, *r == '"' ? Tok::String : Tok::Char);
+      return;
+    }
+    lexIdentifier(t, start);
+    return;
+  }
+  case '\'':
+    lexQuoted(t, start, '\'', Tok::Char);
+    return;
+  case '"':
+    lexQuoted(t, start, '"', Tok::String);
+    return;
+  case '0':
+  case '1':
+  case '2':
+  case '3':
+  case '4':
+  case '5':
+  case '6':
+  case '7':
+  case '8':
+  case '9':
+    lexNumber(t, start);
+    return;
+  case '.': {
+    char d = peekChar(p, q);
+    if (d >= '0' && d <= '9') {
+      lexNumber(t, start);
+      return;
+    }
+    if (d == '.') {
+      const char* r;
+      if (peekChar(q, r) == '.') return punct(Tok::Ellipsis, r);
+    }
+    return punct(Tok::Dot, p);
+  }
+  case '(':
+    return punct(Tok::LParen, p);
+  case ')':
+    return punct(Tok::RParen, p);
+  case '[':
+    return punct(Tok::LBracket, p);
+  case ']':
+    return punct(Tok::RBracket, p);
+  case '{':
+    return punct(Tok::LBrace, p);
+  case '}':
+    return punct(Tok::RBrace, p);
+  case ';':
+    return punct(Tok::Semi, p);
+  case ',':
+    return punct(Tok::Comma, p);
+  case '?':
+    return punct(Tok::Question, p);
+  case '~':
+    return punct(Tok::Tilde, p);
+  case ':': {
+    char d = peekChar(p, q);
+    if (d == ':') return punct(Tok::ColonColon, q);
+    if (d == '>') return punct(Tok::RBracket, q); // digraph :>
+    return punct(Tok::Colon, p);
+  }
+  case '-': {
+    char d = peekChar(p, q);
+    if (d == '-') return punct(Tok::MinusMinus, q);
+    if (d == '>') return punct(Tok::Arrow, q);
+    if (d == '=') return punct(Tok::MinusEq, q);
+    return punct(Tok::Minus, p);
+  }
+  case '+': {
+    char d = peekChar(p, q);
+    if (d == '+') return punct(Tok::PlusPlus, q);
+    if (d == '=') return punct(Tok::PlusEq, q);
+    return punct(Tok::Plus, p);
+  }
+  case '&': {
+    char d = peekChar(p, q);
+    if (d == '&') return punct(Tok::AmpAmp, q);
+    if (d == '=') return punct(Tok::AmpEq, q);
+    return punct(Tok::Amp, p);
+  }
+  case '|': {
+    char d = peekChar(p, q);
+    if (d == '|') return punct(Tok::PipePipe, q);
+    if (d == '=') return punct(Tok::PipeEq, q);
+    return punct(Tok::Pipe, p);
+  }
+  case '*':
+    return peekChar(p, q) == '=' ? punct(Tok::StarEq, q) : punct(Tok::Star, p);
+  case '/':
+    return peekChar(p, q) == '=' ? punct(Tok::SlashEq, q) : punct(Tok::Slash, p);
+  case '^':
+    return peekChar(p, q) == '=' ? punct(Tok::CaretEq, q) : punct(Tok::Caret, p);
+  case '=':
+    return peekChar(p, q) == '=' ? punct(Tok::EqEq, q) : punct(Tok::Equal, p);
+  case '!':
+    return peekChar(p, q) == '=' ? punct(Tok::NotEq, q) : punct(Tok::Excl, p);
+  case '%': {
+    char d = peekChar(p, q);
+    if (d == '=') return punct(Tok::PercentEq, q);
+    if (d == '>') return punct(Tok::RBrace, q); // %>
+    if (d == ':') {                             // %: and %:%:
+      const char* r;
+      const char* s;
+      if (peekChar(q, r) == '%' && peekChar(r, s) == ':') return punct(Tok::HashHash, s);
+      return punct(Tok::Hash, q);
+    }
+    return punct(Tok::Percent, p);
+  }
+  case '<': {
+    char d = peekChar(p, q);
+    if (d == '<') {
+      const char* r;
+      if (peekChar(q, r) == '=') return punct(Tok::LShiftEq, r);
+      return punct(Tok::LShift, q);
+    }
+    if (d == '=') return punct(Tok::LessEq, q);
+    if (d == ':') return punct(Tok::LBracket, q); // <:
+    if (d == '%') return punct(Tok::LBrace, q);   // <%
+    return punct(Tok::Less, p);
+  }
+  case '>': {
+    char d = peekChar(p, q);
+    if (d == '>') {
+      const char* r;
+      if (peekChar(q, r) == '=') return punct(Tok::RShiftEq, r);
+      return punct(Tok::RShift, q);
+    }
+    if (d == '=') return punct(Tok::GreaterEq, q);
+    return punct(Tok::Greater, p);
+  }
+  case '#':
+    return peekChar(p, q) == '#' ? punct(Tok::HashHash, q) : punct(Tok::Hash, p);
+  default:
+    break;
+  }
+  if (kChars.c[static_cast<unsigned char>(c)] & kIdStart) {
+    lexIdentifier(t, start);
+    return;
+  }
+  // A stray character (e.g. '@', '`', a lone backslash or a NUL byte).
+  cur_ = p;
+  finish(t, start, Tok::Unknown, false);
+}
+
+void Lexer::lexIncludeName(Token& t) {
+  uint8_t flags = 0;
+  if (!skipSpace(flags) || cur_ >= end_ || *cur_ != '<') {
+    lex(t);
+    return;
+  }
+  const char* start = cur_;
+  t.flags = flags;
+  t.ident = nullptr;
+  t.loc = locAt(start);
+  const char* p = start + 1;
+  while (p < end_ && *p != '>' && *p != '\n') ++p;
+  if (p < end_ && *p == '>') {
+    cur_ = p + 1;
+    finish(t, start, Tok::HeaderName, false);
+    return;
+  }
+  cur_ = p;
+  finish(t, start, Tok::Unknown, false);
+  t.flags |= kTokUnterminated;
+}
+
+std::string_view Lexer::restOfLine() {
+  const char* start = cur_;
+  const char* p = cur_;
+  while (p < end_ && *p != '\n') {
+    if (*p == '\\') {
+      size_t n = spliceLength(p);
+      if (n) {
+        p += n;
+        newline(p);
+        continue;
+      }
+    }
+    ++p;
+  }
+  cur_ = p;
+  return {start, size_t(p - start)};
+}
+
+bool Lexer::skipToNextDirectiveLine() {
+  const char* p = cur_;
+  bool at_start = false;
+  while (p < end_) {
+    char c = *p;
+    if (c == '\n') {
+      ++p;
+      newline(p);
+      at_start = true;
+      continue;
+    }
+    if (isHSpace(c)) {
+      ++p;
+      continue;
+    }
+    if (c == '\\') {
+      size_t n = spliceLength(p);
+      if (n) {
+        p += n;
+        newline(p);
+        continue;
+      }
+      ++p;
+      at_start = false;
+      continue;
+    }
+    if (c == '/' && p + 1 < end_ && p[1] == '*') {
+      p += 2;
+      while (p < end_ && !(*p == '*' && p + 1 < end_ && p[1] == '/')) {
+        if (*p == '\n') newline(p + 1);
+        ++p;
+      }
+      p = p < end_ ? p + 2 : end_;
+      continue;
+    }
+    if (c == '/' && p + 1 < end_ && p[1] == '/') {
+      while (p < end_ && *p != '\n') {
+        size_t n = *p == '\\' ? spliceLength(p) : 0;
+        if (n) {
+          p += n;
+          newline(p);
+        } else {
+          ++p;
+        }
+      }
+      continue;
+    }
+    if (at_start && (c == '#' || (c == '%' && p + 1 < end_ && p[1] == ':'))) {
+      cur_ = p;
+      at_line_start_ = true;
+      return true;
+    }
+    at_start = false;
+    if (c == '"' || c == '\'') {
+      ++p;
+      while (p < end_ && *p != c && *p != '\n') {
+        if (*p == '\\' && p + 1 < end_) {
+          size_t n = spliceLength(p);
+          if (n) {
+            p += n;
+            newline(p);
+            continue;
+          }
+          if (p[1] != '\n') ++p;
+        }
+        ++p;
+      }
+      if (p < end_ && *p == c) ++p;
+      continue;
+    }
+    ++p;
+  }
+  cur_ = end_;
+  return false;
+}
+
+// ----- literals -------------------------------------------------------------------------------
+
+std::string parseIntegerLiteral(std::string_view s, unsigned __int128& value,
+                                IntLiteralInfo& info) {
+  info = IntLiteralInfo();
+  value = 0;
+  size_t i = 0;
+  unsigned base = 10;
+  if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    i = 2;
+  } else if (s.size() >= 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+    base = 2;
+    i = 2;
+  } else if (!s.empty() && s[0] == '0') {
+    base = 8;
+  }
+  info.is_decimal = base == 10;
+  // Floating constants are recognised, not parsed.
+  for (size_t k = 0; k < s.size(); ++k) {
+    char c = s[k];
+    if (c == '.') {
+      info.is_float = true;
+      return {};
+    }
+    if (base == 16 && k >= 2 && (c == 'p' || c == 'P')) {
+      info.is_float = true;
+      return {};
+    }
+    if (base != 16 && base != 2 && (c == 'e' || c == 'E')) {
+      // 1e5 is floating; in 0x1e5 'e' is a digit.
+      info.is_float = true;
+      return {};
+    }
+  }
+  size_t digits_start = i;
+  const unsigned __int128 kMax = ~(unsigned __int128)0;
+  bool overflow = false;
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    unsigned d;
+    if (c >= '0' && c <= '9')
+      d = unsigned(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      d = unsigned(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F')
+      d = unsigned(c - 'A' + 10);
+    else
+      break;
+    if (d >= base) {
+      if (base == 8) return "invalid digit '" + std::string(1, c) + "' in octal constant";
+      if (base == 2) return "invalid digit '" + std::string(1, c) + "' in binary constant";
+      break;
+    }
+    if (value > (kMax - d) / base) overflow = true;
+    value = value * base + d;
+  }
+  if (i == digits_start && base != 8) return "invalid integer constant '" + std::string(s) + "'";
+  std::string_view suffix = s.substr(i);
+  // u, l, ll in either order and case (ll must not mix cases).
+  std::string_view rest = suffix;
+  auto take = [&](std::string_view a) {
+    if (rest.substr(0, a.size()) == a) {
+      rest.remove_prefix(a.size());
+      return true;
+    }
+    return false;
+  };
+  bool u = false;
+  uint8_t longs = 0;
+  if (take("u") || take("U")) u = true;
+  if (take("ll") || take("LL"))
+    longs = 2;
+  else if (take("l") || take("L"))
+    longs = 1;
+  if (!u && (take("u") || take("U"))) u = true;
+  if (!rest.empty()) return "invalid suffix '" + std::string(suffix) + "' on integer constant";
+  if (overflow) return "integer literal is too large to be represented in any integer type";
+  info.is_unsigned = u;
+  info.longs = longs;
+  return {};
+}
+
+std::string decodeLiteral(std::string_view s, unsigned wchar_bits, LiteralPrefix& prefix,
+                          std::vector<uint32_t>& units) {
+  units.clear();
+  size_t i = 0;
+  prefix = LiteralPrefix::None;
+  if (s.size() > 0 && s[0] == 'L') {
+    prefix = LiteralPrefix::Wide;
+    i = 1;
+  } else if (s.size() > 1 && s[0] == 'u' && s[1] == '8') {
+    prefix = LiteralPrefix::Utf8;
+    i = 2;
+  } else if (s.size() > 0 && s[0] == 'u') {
+    prefix = LiteralPrefix::Utf16;
+    i = 1;
+  } else if (s.size() > 0 && s[0] == 'U') {
+    prefix = LiteralPrefix::Utf32;
+    i = 1;
+  }
+  if (i >= s.size()) return "malformed literal";
+  char quote = s[i++];
+  if (s.size() < i + 1 || s.back() != quote) return "malformed literal";
+  size_t end = s.size() - 1;
+  unsigned bits = 8;
+  if (prefix == LiteralPrefix::Wide) bits = wchar_bits;
+  if (prefix == LiteralPrefix::Utf16) bits = 16;
+  if (prefix == LiteralPrefix::Utf32) bits = 32;
+  uint64_t max = bits >= 32 ? 0xFFFFFFFFull : ((1ull << bits) - 1);
+  bool decode_utf8 = prefix == LiteralPrefix::Wide || prefix == LiteralPrefix::Utf16 ||
+                     prefix == LiteralPrefix::Utf32;
+  while (i < end) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c != '\\') {
+      uint32_t cp = c;
+      size_t n = 1;
+      if (decode_utf8 && c >= 0x80) {
+        // Decode one UTF-8 sequence; malformed bytes are taken one by one.
+        int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+        if (extra && i + size_t(extra) < end + 1) {
+          cp = c & (0x3F >> extra);
+          bool ok = true;
+          for (int k = 1; k <= extra; ++k) {
+            unsigned char d = static_cast<unsigned char>(s[i + size_t(k)]);
+            if ((d & 0xC0) != 0x80) ok = false;
+            cp = (cp << 6) | (d & 0x3F);
+          }
+          if (ok)
+            n = size_t(extra) + 1;
+          else
+            cp = c;
+        }
+      }
+      if (bits == 16 && cp > 0xFFFF) {
+        cp -= 0x10000;
+        units.push_back(0xD800 + (cp >> 10));
+        units.push_back(0xDC00 + (cp & 0x3FF));
+      } else {
+        units.push_back(cp);
+      }
+      i += n;
+      continue;
+    }
+    if (++i >= end) return "malformed escape sequence";
+    char e = s[i++];
+    uint64_t v = 0;
+    switch (e) {
+    case 'n':
+      v = '\n';
+      break;
+    case 't':
+      v = '\t';
+      break;
+    case 'r':
+      v = '\r';
+      break;
+    case 'a':
+      v = 7;
+      break;
+    case 'b':
+      v = 8;
+      break;
+    case 'f':
+      v = 12;
+      break;
+    case 'v':
+      v = 11;
+      break;
+    case 'e':
+    case 'E':
+      v = 27;
+      break;
+    case '\\':
+    case '\'':
+    case '"':
+    case '?':
+      v = static_cast<unsigned char>(e);
+      break;
+    case 'x': {
+      size_t digits = 0;
+      while (i < end && std::isxdigit(static_cast<unsigned char>(s[i]))) {
+        char d = s[i++];
+        unsigned dv = d <= '9' ? unsigned(d - '0') : unsigned((d | 0x20) - 'a' + 10);
+        if (v > (max >> 4)) return "hex escape sequence out of range";
+        v = (v << 4) | dv;
+        ++digits;
+      }
+      if (!digits) return "\\x used with no following hex digits";
+      break;
+    }
+    case 'u':
+    case 'U': {
+      size_t want = e == 'u' ? 4 : 8;
+      for (size_t k = 0; k < want; ++k) {
+        if (i >= end || !std::isxdigit(static_cast<unsigned char>(s[i])))
+          return "incomplete universal character name";
+        char d = s[i++];
+        v = (v << 4) | (d <= '9' ? unsigned(d - '0') : unsigned((d | 0x20) - 'a' + 10));
+      }
+      if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return "invalid universal character";
+      if (bits == 8) {
+        // Encoded as UTF-8 in a narrow literal.
+        uint32_t cp = uint32_t(v);
+        if (cp < 0x80) {
+          units.push_back(cp);
+        } else if (cp < 0x800) {
+          units.push_back(0xC0 | (cp >> 6));
+          units.push_back(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+          units.push_back(0xE0 | (cp >> 12));
+          units.push_back(0x80 | ((cp >> 6) & 0x3F));
+          units.push_back(0x80 | (cp & 0x3F));
+        } else {
+          units.push_back(0xF0 | (cp >> 18));
+          units.push_back(0x80 | ((cp >> 12) & 0x3F));
+          units.push_back(0x80 | ((cp >> 6) & 0x3F));
+          units.push_back(0x80 | (cp & 0x3F));
+        }
+        continue;
+      }
+      if (bits == 16 && v > 0xFFFF) {
+        v -= 0x10000;
+        units.push_back(uint32_t(0xD800 + (v >> 10)));
+        units.push_back(uint32_t(0xDC00 + (v & 0x3FF)));
+        continue;
+      }
+      break;
+    }
+    default:
+      if (e >= '0' && e <= '7') {
+        v = unsigned(e - '0');
+        for (int k = 0; k < 2 && i < end && s[i] >= '0' && s[i] <= '7'; ++k)
+          v = (v << 3) | unsigned(s[i++] - '0');
+        if (v > max) return "octal escape sequence out of range";
+        break;
+      }
+      // Unknown escapes keep the character (clang warns).
+      v = static_cast<unsigned char>(e);
+      break;
+    }
+    units.push_back(uint32_t(v));
+  }
+  return {};
+}
+
+} // namespace abikit::detail

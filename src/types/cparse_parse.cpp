@@ -1,0 +1,4517 @@
+// The parser of the C declaration front-end: declarations (typedef, struct/union/enum, bit-fields,
+// arrays, pointers, functions, attributes, qualifiers, address spaces), types built in the
+// TypeContext, and integer constant expressions evaluated with the layout engine.
+#include "cparse_parse.h"
+
+#include "abikit/diag.h"
+#include "abikit/layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace abikit::detail {
+
+namespace {
+
+constexpr unsigned kMaxNesting = 256;
+
+// ----- keywords -------------------------------------------------------------------------------
+
+enum : uint8_t { kLangC = 1, kLangCL = 2, kLangCxx = 4, kLangAll = 7 };
+
+struct KwEntry {
+  const char* spelling;
+  Kw kw;
+  uint8_t langs;
+};
+
+constexpr KwEntry kKeywords[] = {
+    {"typedef", kKwTypedef, kLangAll},
+    {"extern", kKwExtern, kLangAll},
+    {"static", kKwStatic, kLangAll},
+    {"auto", kKwAuto, kLangC | kLangCL},
+    {"register", kKwRegister, kLangAll},
+    {"_Thread_local", kKwThreadLocal, kLangAll},
+    {"__thread", kKwThreadLocal, kLangAll},
+    {"thread_local", kKwThreadLocal, kLangCxx},
+    {"inline", kKwInline, kLangAll},
+    {"__inline", kKwInline, kLangAll},
+    {"__inline__", kKwInline, kLangAll},
+    {"_Noreturn", kKwNoreturn, kLangAll},
+    {"const", kKwConst, kLangAll},
+    {"__const", kKwConst, kLangAll},
+    {"__const__", kKwConst, kLangAll},
+    {"volatile", kKwVolatile, kLangAll},
+    {"__volatile", kKwVolatile, kLangAll},
+    {"__volatile__", kKwVolatile, kLangAll},
+    {"restrict", kKwRestrict, kLangC | kLangCL},
+    {"__restrict", kKwRestrict, kLangAll},
+    {"__restrict__", kKwRestrict, kLangAll},
+    {"_Atomic", kKwAtomic, kLangAll},
+    {"_Nonnull", kKwNullability, kLangAll},
+    {"_Nullable", kKwNullability, kLangAll},
+    {"_Nullable_result", kKwNullability, kLangAll},
+    {"_Null_unspecified", kKwNullability, kLangAll},
+    {"void", kKwVoid, kLangAll},
+    {"char", kKwChar, kLangAll},
+    {"short", kKwShort, kLangAll},
+    {"int", kKwInt, kLangAll},
+    {"long", kKwLong, kLangAll},
+    {"float", kKwFloat, kLangAll},
+    {"double", kKwDouble, kLangAll},
+    {"signed", kKwSigned, kLangAll},
+    {"__signed", kKwSigned, kLangAll},
+    {"__signed__", kKwSigned, kLangAll},
+    {"unsigned", kKwUnsigned, kLangAll},
+    {"_Bool", kKwBool, kLangAll},
+    {"bool", kKwBool, kLangCL | kLangCxx},
+    {"_Complex", kKwComplex, kLangAll},
+    {"__complex", kKwComplex, kLangAll},
+    {"__complex__", kKwComplex, kLangAll},
+    {"_Imaginary", kKwImaginary, kLangAll},
+    {"__int128", kKwInt128, kLangAll},
+    {"_BitInt", kKwBitInt, kLangAll},
+    {"_ExtInt", kKwBitInt, kLangAll},
+    {"_Float16", kKwFloat16, kLangAll},
+    {"__fp16", kKwFp16, kLangAll},
+    {"half", kKwHalf, kLangCL},
+    {"__bf16", kKwBf16, kLangAll},
+    {"__float128", kKwFloat128, kLangAll},
+    {"struct", kKwStruct, kLangAll},
+    {"union", kKwUnion, kLangAll},
+    {"enum", kKwEnum, kLangAll},
+    {"typeof", kKwTypeof, kLangC | kLangCL},
+    {"__typeof", kKwTypeof, kLangAll},
+    {"__typeof__", kKwTypeof, kLangAll},
+    {"decltype", kKwTypeof, kLangCxx},
+    {"__auto_type", kKwAutoType, kLangAll},
+    {"_Alignas", kKwAlignas, kLangAll},
+    {"alignas", kKwAlignas, kLangCxx},
+    {"_Alignof", kKwAlignof, kLangAll},
+    {"alignof", kKwAlignof, kLangCxx},
+    {"__alignof", kKwGnuAlignof, kLangAll},
+    {"__alignof__", kKwGnuAlignof, kLangAll},
+    {"sizeof", kKwSizeof, kLangAll},
+    {"_Static_assert", kKwStaticAssert, kLangAll},
+    {"static_assert", kKwStaticAssert, kLangCxx},
+    {"__attribute__", kKwAttribute, kLangAll},
+    {"__attribute", kKwAttribute, kLangAll},
+    {"__extension__", kKwExtension, kLangAll},
+    {"asm", kKwAsm, kLangAll},
+    {"__asm", kKwAsm, kLangAll},
+    {"__asm__", kKwAsm, kLangAll},
+    {"__declspec", kKwDeclspec, kLangAll},
+    {"__builtin_offsetof", kKwOffsetof, kLangAll},
+    {"__builtin_types_compatible_p", kKwTypesCompatible, kLangC | kLangCL},
+    {"__builtin_choose_expr", kKwChooseExpr, kLangAll},
+    {"__builtin_constant_p", kKwConstantP, kLangAll},
+    {"__builtin_va_arg", kKwVaArg, kLangAll},
+    {"_Generic", kKwGeneric, kLangAll},
+    {"true", kKwTrue, kLangCL | kLangCxx},
+    {"false", kKwFalse, kLangCL | kLangCxx},
+    {"__real__", kKwRealImag, kLangAll},
+    {"__imag__", kKwRealImag, kLangAll},
+    {"__real", kKwRealImag, kLangAll},
+    {"__imag", kKwRealImag, kLangAll},
+    {"kernel", kKwKernel, kLangCL},
+    {"__kernel", kKwKernel, kLangCL},
+    {"read_only", kKwReadOnly, kLangCL},
+    {"__read_only", kKwReadOnly, kLangCL},
+    {"write_only", kKwWriteOnly, kLangCL},
+    {"__write_only", kKwWriteOnly, kLangCL},
+    {"read_write", kKwReadWrite, kLangCL},
+    {"__read_write", kKwReadWrite, kLangCL},
+    {"pipe", kKwPipe, kLangCL},
+    {"class", kKwCxxOnly, kLangCxx},
+    {"template", kKwCxxOnly, kLangCxx},
+    {"typename", kKwCxxOnly, kLangCxx},
+    {"namespace", kKwCxxOnly, kLangCxx},
+    {"using", kKwCxxOnly, kLangCxx},
+    {"operator", kKwCxxOnly, kLangCxx},
+    {"virtual", kKwCxxOnly, kLangCxx},
+    {"friend", kKwCxxOnly, kLangCxx},
+    {"public", kKwCxxOnly, kLangCxx},
+    {"private", kKwCxxOnly, kLangCxx},
+    {"protected", kKwCxxOnly, kLangCxx},
+    {"constexpr", kKwCxxOnly, kLangCxx},
+    {"mutable", kKwCxxOnly, kLangCxx},
+    {"explicit", kKwCxxOnly, kLangCxx},
+};
+
+struct CLTypeEntry {
+  const char* spelling;
+  OpenCLKind kind;
+};
+constexpr CLTypeEntry kCLTypes[] = {
+    {"image1d_t", OpenCLKind::Image1d},
+    {"image1d_array_t", OpenCLKind::Image1dArray},
+    {"image1d_buffer_t", OpenCLKind::Image1dBuffer},
+    {"image2d_t", OpenCLKind::Image2d},
+    {"image2d_array_t", OpenCLKind::Image2dArray},
+    {"image2d_depth_t", OpenCLKind::Image2dDepth},
+    {"image2d_array_depth_t", OpenCLKind::Image2dArrayDepth},
+    {"image2d_msaa_t", OpenCLKind::Image2dMsaa},
+    {"image2d_array_msaa_t", OpenCLKind::Image2dArrayMsaa},
+    {"image2d_msaa_depth_t", OpenCLKind::Image2dMsaaDepth},
+    {"image2d_array_msaa_depth_t", OpenCLKind::Image2dArrayMsaaDepth},
+    {"image3d_t", OpenCLKind::Image3d},
+    {"sampler_t", OpenCLKind::Sampler},
+    {"event_t", OpenCLKind::Event},
+    {"clk_event_t", OpenCLKind::ClkEvent},
+    {"queue_t", OpenCLKind::Queue},
+    {"reserve_id_t", OpenCLKind::ReserveId},
+};
+
+// ----- attributes -----------------------------------------------------------------------------
+
+enum class ArgStyle : uint8_t { None, Skip, Int, OptInt, Ident };
+
+struct AttrEntry {
+  const char* name;
+  AttrKind kind;
+  ArgStyle args;
+};
+
+// Every attribute abikit knows. Ignored ones do not change layout or calling conventions;
+// Unsupported ones do and are rejected when used.
+constexpr AttrEntry kAttributes[] = {
+    {"packed", AttrKind::Packed, ArgStyle::None},
+    {"aligned", AttrKind::Aligned, ArgStyle::OptInt},
+    {"vector_size", AttrKind::VectorSize, ArgStyle::Int},
+    {"ext_vector_type", AttrKind::ExtVectorType, ArgStyle::Int},
+    {"mode", AttrKind::Mode, ArgStyle::Ident},
+    {"address_space", AttrKind::AddressSpace, ArgStyle::Int},
+    {"transparent_union", AttrKind::TransparentUnion, ArgStyle::None},
+    {"amdgpu_kernel", AttrKind::Kernel, ArgStyle::None},
+    {"nvptx_kernel", AttrKind::Kernel, ArgStyle::None},
+    {"global", AttrKind::Kernel, ArgStyle::None}, // CUDA/HIP __global__
+    {"colossus_vertex", AttrKind::Vertex, ArgStyle::None},
+    {"opencl_global", AttrKind::OpenCLAddrSpace, ArgStyle::None},
+    {"opencl_local", AttrKind::OpenCLAddrSpace, ArgStyle::None},
+    {"opencl_constant", AttrKind::OpenCLAddrSpace, ArgStyle::None},
+    {"opencl_private", AttrKind::OpenCLAddrSpace, ArgStyle::None},
+    {"opencl_generic", AttrKind::OpenCLAddrSpace, ArgStyle::None},
+    // Change layout or ABI; not implemented.
+    {"ms_struct", AttrKind::Unsupported, ArgStyle::None},
+    {"scalar_storage_order", AttrKind::Unsupported, ArgStyle::Skip},
+    {"randomize_layout", AttrKind::Unsupported, ArgStyle::None},
+    {"regparm", AttrKind::Unsupported, ArgStyle::Skip},
+    {"ms_abi", AttrKind::Unsupported, ArgStyle::None},
+    {"sysv_abi", AttrKind::Unsupported, ArgStyle::None},
+    {"stdcall", AttrKind::Unsupported, ArgStyle::None},
+    {"fastcall", AttrKind::Unsupported, ArgStyle::None},
+    {"thiscall", AttrKind::Unsupported, ArgStyle::None},
+    {"vectorcall", AttrKind::Unsupported, ArgStyle::None},
+    {"cdecl", AttrKind::Unsupported, ArgStyle::None},
+    {"pascal", AttrKind::Unsupported, ArgStyle::None},
+    {"pcs", AttrKind::Unsupported, ArgStyle::Skip},
+    {"preserve_most", AttrKind::Unsupported, ArgStyle::None},
+    {"preserve_all", AttrKind::Unsupported, ArgStyle::None},
+    {"swiftcall", AttrKind::Unsupported, ArgStyle::None},
+    {"vectorcall", AttrKind::Unsupported, ArgStyle::None},
+    {"riscv_vector_cc", AttrKind::Unsupported, ArgStyle::None},
+    {"overloadable", AttrKind::Unsupported, ArgStyle::None},
+    {"matrix_type", AttrKind::Unsupported, ArgStyle::Skip},
+    {"neon_vector_type", AttrKind::Unsupported, ArgStyle::Skip},
+    {"neon_polyvector_type", AttrKind::Unsupported, ArgStyle::Skip},
+    {"btf_type_tag", AttrKind::Ignored, ArgStyle::Skip},
+    // Harmless.
+    {"deprecated", AttrKind::Ignored, ArgStyle::Skip},
+    {"unavailable", AttrKind::Ignored, ArgStyle::Skip},
+    {"availability", AttrKind::Ignored, ArgStyle::Skip},
+    {"unused", AttrKind::Ignored, ArgStyle::None},
+    {"used", AttrKind::Ignored, ArgStyle::None},
+    {"maybe_unused", AttrKind::Ignored, ArgStyle::None},
+    {"visibility", AttrKind::Ignored, ArgStyle::Skip},
+    {"noreturn", AttrKind::Ignored, ArgStyle::None},
+    {"_Noreturn", AttrKind::Ignored, ArgStyle::None},
+    {"format", AttrKind::Ignored, ArgStyle::Skip},
+    {"format_arg", AttrKind::Ignored, ArgStyle::Skip},
+    {"nonnull", AttrKind::Ignored, ArgStyle::Skip},
+    {"null_terminated_string_arg", AttrKind::Ignored, ArgStyle::Skip},
+    {"warn_unused_result", AttrKind::Ignored, ArgStyle::None},
+    {"nodiscard", AttrKind::Ignored, ArgStyle::Skip},
+    {"warn_unused", AttrKind::Ignored, ArgStyle::None},
+    {"always_inline", AttrKind::Ignored, ArgStyle::None},
+    {"noinline", AttrKind::Ignored, ArgStyle::None},
+    {"gnu_inline", AttrKind::Ignored, ArgStyle::None},
+    {"artificial", AttrKind::Ignored, ArgStyle::None},
+    {"flatten", AttrKind::Ignored, ArgStyle::None},
+    {"const", AttrKind::Ignored, ArgStyle::None},
+    {"pure", AttrKind::Ignored, ArgStyle::None},
+    {"malloc", AttrKind::Ignored, ArgStyle::Skip},
+    {"section", AttrKind::Ignored, ArgStyle::Skip},
+    {"weak", AttrKind::Ignored, ArgStyle::None},
+    {"weakref", AttrKind::Ignored, ArgStyle::Skip},
+    {"alias", AttrKind::Ignored, ArgStyle::Skip},
+    {"ifunc", AttrKind::Ignored, ArgStyle::Skip},
+    {"cold", AttrKind::Ignored, ArgStyle::None},
+    {"hot", AttrKind::Ignored, ArgStyle::None},
+    {"nothrow", AttrKind::Ignored, ArgStyle::None},
+    {"leaf", AttrKind::Ignored, ArgStyle::None},
+    {"returns_nonnull", AttrKind::Ignored, ArgStyle::None},
+    {"returns_twice", AttrKind::Ignored, ArgStyle::None},
+    {"access", AttrKind::Ignored, ArgStyle::Skip},
+    {"alloc_size", AttrKind::Ignored, ArgStyle::Skip},
+    {"alloc_align", AttrKind::Ignored, ArgStyle::Skip},
+    {"assume_aligned", AttrKind::Ignored, ArgStyle::Skip},
+    {"sentinel", AttrKind::Ignored, ArgStyle::Skip},
+    {"may_alias", AttrKind::Ignored, ArgStyle::None},
+    {"designated_init", AttrKind::Ignored, ArgStyle::None},
+    {"fallthrough", AttrKind::Ignored, ArgStyle::None},
+    {"noescape", AttrKind::Ignored, ArgStyle::None},
+    {"constructor", AttrKind::Ignored, ArgStyle::Skip},
+    {"destructor", AttrKind::Ignored, ArgStyle::Skip},
+    {"cleanup", AttrKind::Ignored, ArgStyle::Skip},
+    {"no_instrument_function", AttrKind::Ignored, ArgStyle::None},
+    {"no_sanitize", AttrKind::Ignored, ArgStyle::Skip},
+    {"no_sanitize_address", AttrKind::Ignored, ArgStyle::None},
+    {"no_sanitize_thread", AttrKind::Ignored, ArgStyle::None},
+    {"no_sanitize_undefined", AttrKind::Ignored, ArgStyle::None},
+    {"no_address_safety_analysis", AttrKind::Ignored, ArgStyle::None},
+    {"no_stack_protector", AttrKind::Ignored, ArgStyle::None},
+    {"no_split_stack", AttrKind::Ignored, ArgStyle::None},
+    {"no_profile_instrument_function", AttrKind::Ignored, ArgStyle::None},
+    {"optimize", AttrKind::Ignored, ArgStyle::Skip},
+    {"target", AttrKind::Ignored, ArgStyle::Skip},
+    {"externally_visible", AttrKind::Ignored, ArgStyle::None},
+    {"noclone", AttrKind::Ignored, ArgStyle::None},
+    {"noipa", AttrKind::Ignored, ArgStyle::None},
+    {"no_icf", AttrKind::Ignored, ArgStyle::None},
+    {"nonstring", AttrKind::Ignored, ArgStyle::None},
+    {"retain", AttrKind::Ignored, ArgStyle::None},
+    {"error", AttrKind::Ignored, ArgStyle::Skip},
+    {"warning", AttrKind::Ignored, ArgStyle::Skip},
+    {"copy", AttrKind::Ignored, ArgStyle::Skip},
+    {"tls_model", AttrKind::Ignored, ArgStyle::Skip},
+    {"common", AttrKind::Ignored, ArgStyle::None},
+    {"nocommon", AttrKind::Ignored, ArgStyle::None},
+    {"naked", AttrKind::Ignored, ArgStyle::None},
+    {"nodebug", AttrKind::Ignored, ArgStyle::None},
+    {"noduplicate", AttrKind::Ignored, ArgStyle::None},
+    {"convergent", AttrKind::Ignored, ArgStyle::None},
+    {"minsize", AttrKind::Ignored, ArgStyle::None},
+    {"optnone", AttrKind::Ignored, ArgStyle::None},
+    {"disable_tail_calls", AttrKind::Ignored, ArgStyle::None},
+    {"not_tail_called", AttrKind::Ignored, ArgStyle::None},
+    {"nocf_check", AttrKind::Ignored, ArgStyle::None},
+    {"patchable_function_entry", AttrKind::Ignored, ArgStyle::Skip},
+    {"no_reorder", AttrKind::Ignored, ArgStyle::None},
+    {"gcc_struct", AttrKind::Ignored, ArgStyle::None},
+    {"no_randomize_layout", AttrKind::Ignored, ArgStyle::None},
+    {"preserve_access_index", AttrKind::Ignored, ArgStyle::None},
+    {"btf_decl_tag", AttrKind::Ignored, ArgStyle::Skip},
+    {"btf_tag", AttrKind::Ignored, ArgStyle::Skip},
+    {"counted_by", AttrKind::Ignored, ArgStyle::Skip},
+    {"flag_enum", AttrKind::Ignored, ArgStyle::None},
+    {"enum_extensibility", AttrKind::Ignored, ArgStyle::Skip},
+    {"annotate", AttrKind::Ignored, ArgStyle::Skip},
+    {"diagnose_if", AttrKind::Ignored, ArgStyle::Skip},
+    {"enable_if", AttrKind::Ignored, ArgStyle::Skip},
+    {"noderef", AttrKind::Ignored, ArgStyle::None},
+    {"nomerge", AttrKind::Ignored, ArgStyle::None},
+    {"uninitialized", AttrKind::Ignored, ArgStyle::None},
+    {"objc_boxable", AttrKind::Ignored, ArgStyle::None},
+    {"returns_nonnull", AttrKind::Ignored, ArgStyle::None},
+    {"leaf", AttrKind::Ignored, ArgStyle::None},
+    {"zero_call_used_regs", AttrKind::Ignored, ArgStyle::Skip},
+    {"function_return", AttrKind::Ignored, ArgStyle::Skip},
+    {"indirect_branch", AttrKind::Ignored, ArgStyle::Skip},
+    {"interrupt", AttrKind::Unsupported, ArgStyle::Skip},
+    // GPU kernel and variable attributes that do not change parameter passing.
+    {"device", AttrKind::Ignored, ArgStyle::None},
+    {"host", AttrKind::Ignored, ArgStyle::None},
+    {"shared", AttrKind::Ignored, ArgStyle::None},
+    {"constant", AttrKind::Ignored, ArgStyle::None},
+    {"managed", AttrKind::Ignored, ArgStyle::None},
+    {"launch_bounds", AttrKind::Ignored, ArgStyle::Skip},
+    {"cudart_builtin", AttrKind::Ignored, ArgStyle::None},
+    {"device_builtin", AttrKind::Ignored, ArgStyle::None},
+    {"reqd_work_group_size", AttrKind::Ignored, ArgStyle::Skip},
+    {"work_group_size_hint", AttrKind::Ignored, ArgStyle::Skip},
+    {"vec_type_hint", AttrKind::Ignored, ArgStyle::Skip},
+    {"intel_reqd_sub_group_size", AttrKind::Ignored, ArgStyle::Skip},
+    {"opencl_unroll_hint", AttrKind::Ignored, ArgStyle::Skip},
+    {"nosvm", AttrKind::Ignored, ArgStyle::None},
+    {"amdgpu_flat_work_group_size", AttrKind::Ignored, ArgStyle::Skip},
+    {"amdgpu_waves_per_eu", AttrKind::Ignored, ArgStyle::Skip},
+    {"amdgpu_num_sgpr", AttrKind::Ignored, ArgStyle::Skip},
+    {"amdgpu_num_vgpr", AttrKind::Ignored, ArgStyle::Skip},
+};
+
+const AttrEntry* findAttribute(std::string_view name) {
+  for (const AttrEntry& e : kAttributes)
+    if (name == e.name) return &e;
+  return nullptr;
+}
+
+std::string_view normaliseAttrName(std::string_view n) {
+  if (n.size() > 4 && n.substr(0, 2) == "__" && n.substr(n.size() - 2) == "__")
+    return n.substr(2, n.size() - 4);
+  return n;
+}
+
+} // namespace
+
+int hasAttribute(std::string_view scope, std::string_view name, bool c2x) {
+  name = normaliseAttrName(name);
+  if (c2x && scope.empty()) {
+    // Standard attributes: the value is the date of the standard that added them.
+    if (name == "deprecated" || name == "fallthrough" || name == "maybe_unused") return 201904;
+    if (name == "nodiscard") return 202003;
+    if (name == "noreturn" || name == "_Noreturn") return 202202;
+    return 0;
+  }
+  if (!scope.empty() && scope != "gnu" && scope != "__gnu__" && scope != "clang" &&
+      scope != "_Clang")
+    return 0;
+  return findAttribute(name) ? 1 : 0;
+}
+
+namespace {
+
+// ----- small helpers --------------------------------------------------------------------------
+
+int intRank(IntKind k) {
+  switch (k) {
+  case IntKind::Bool:
+    return 0;
+  case IntKind::Char:
+  case IntKind::SChar:
+  case IntKind::UChar:
+    return 1;
+  case IntKind::Short:
+  case IntKind::UShort:
+    return 2;
+  case IntKind::Int:
+  case IntKind::UInt:
+    return 3;
+  case IntKind::Long:
+  case IntKind::ULong:
+    return 4;
+  case IntKind::LongLong:
+  case IntKind::ULongLong:
+    return 5;
+  case IntKind::Int128:
+  case IntKind::UInt128:
+    return 6;
+  }
+  return 3;
+}
+
+IntKind toUnsignedKind(IntKind k) {
+  switch (k) {
+  case IntKind::Char:
+  case IntKind::SChar:
+    return IntKind::UChar;
+  case IntKind::Short:
+    return IntKind::UShort;
+  case IntKind::Int:
+    return IntKind::UInt;
+  case IntKind::Long:
+    return IntKind::ULong;
+  case IntKind::LongLong:
+    return IntKind::ULongLong;
+  case IntKind::Int128:
+    return IntKind::UInt128;
+  default:
+    return k;
+  }
+}
+
+/// A small vector with inline storage for trivially copyable elements.
+template <class T, size_t N> class SmallVec {
+public:
+  SmallVec() = default;
+  SmallVec(const SmallVec& o) { *this = o; }
+  SmallVec& operator=(const SmallVec& o) {
+    if (this != &o) {
+      size_ = 0;
+      for (size_t i = 0; i < o.size_; ++i) push_back(o[i]);
+    }
+    return *this;
+  }
+  void push_back(const T& v) {
+    if (size_ < N) {
+      inline_[size_++] = v;
+      return;
+    }
+    if (size_ == N) heap_.assign(inline_, inline_ + N);
+    heap_.push_back(v);
+    ++size_;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](size_t i) { return size_ <= N ? inline_[i] : heap_[i]; }
+  const T& operator[](size_t i) const { return size_ <= N ? inline_[i] : heap_[i]; }
+  T& back() { return (*this)[size_ - 1]; }
+  void clear() {
+    size_ = 0;
+    heap_.clear();
+  }
+
+private:
+  T inline_[N]{};
+  std::vector<T> heap_;
+  size_t size_ = 0;
+};
+
+// ----- declarations in progress ---------------------------------------------------------------
+
+struct Symbol {
+  enum Kind : uint8_t { Typedef, Var, Func, EnumConst, Param } kind;
+  unsigned depth = 0;
+  QType type;
+  TypedefDecl* td = nullptr;
+  FunctionDecl* fd = nullptr;
+  __int128 value = 0;
+  Loc loc;
+};
+
+struct TagSym {
+  enum Kind : uint8_t { Struct, Union, Enum } kind;
+  unsigned depth = 0;
+  RecordDecl* rd = nullptr;
+  EnumDecl* ed = nullptr;
+  Loc loc;
+};
+
+struct Chunk {
+  enum Kind : uint8_t { Pointer, Array, Function } kind = Pointer;
+  uint8_t quals = 0;
+  bool has_as = false;
+  uint32_t as = 0;
+  bool incomplete = false; // []
+  bool vla = false;        // [n] with n not constant (parameters only)
+  uint64_t count = 0;
+  FunctionType* fn = nullptr;
+  Loc loc;
+  Loc size_loc;
+  bool negative = false;   // array size < 0 (diagnosed with the declarator's name)
+  bool type_attrs = false; // pointer-level attributes applied (see pointer_attrs)
+  uint32_t attr_index = 0; // index of this chunk's attributes in Declarator::chunk_attrs
+  uint32_t attr_count = 0;
+};
+
+struct Declarator {
+  Ident* name = nullptr;
+  Loc name_loc;
+  Loc loc;
+  SmallVec<Chunk, 4> chunks;     // in the order they apply to the base type
+  AttrList attrs;                // after the name / parameter list
+  AttrList chunk_attrs;          // attributes written inside pointer declarators
+  std::vector<Ident*> knr_names; // identifier-list parameters
+  bool has_knr = false;
+};
+
+struct DeclSpec {
+  Loc loc;
+  Kw storage = kKwNone;
+  Loc storage_loc;
+  bool thread_local_ = false;
+  bool inline_ = false;
+  bool noreturn = false;
+  uint8_t quals = 0;
+  bool has_as = false;
+  uint32_t as = 0;
+  // type specifiers
+  enum Base : uint8_t {
+    None,
+    Void,
+    Char,
+    Int,
+    Float,
+    Double,
+    Bool,
+    Int128,
+    BitInt,
+    Float16,
+    Fp16,
+    Bf16,
+    Float128,
+    Named, // record, enum, typedef, typeof, OpenCL type
+  } base = None;
+  int longs = 0;
+  bool short_ = false;
+  int sign = 0; // 1 signed, 2 unsigned
+  bool complex_ = false;
+  unsigned bitint_bits = 0;
+  QType named;
+  bool any_type = false; // some type specifier seen
+  bool any = false;      // any specifier or qualifier seen
+  Loc type_loc;
+  bool is_typedef_name = false;
+  // _Alignas
+  uint64_t alignas_ = 0;
+  bool has_alignas = false;
+  Loc alignas_loc;
+  AttrList attrs;
+  // tag declared or defined by these specifiers
+  bool tag_decl = false;    // struct/union/enum specifier present
+  bool tag_defined = false; // with a body
+  bool tag_forward = false; // `struct S` with no body (for `struct S;`)
+  RecordDecl* record = nullptr;
+  EnumDecl* enum_ = nullptr;
+  // OpenCL
+  bool kernel = false;
+  AccessQual access = AccessQual::None;
+  Loc access_loc;
+  bool pipe = false;
+  bool cxx_extern_c = false;
+};
+
+enum class DeclContext : uint8_t { File, Member, Param, TypeName };
+
+// A value of a constant expression.
+struct Value {
+  enum Kind : uint8_t { Int, Float, Ptr, LValue, Unknown } kind = Unknown;
+  const Type* type = nullptr; // canonical-ish C type (may carry typedef sugar)
+  unsigned __int128 bits = 0; // integer value (two's complement, truncated) or address
+  long double f = 0;
+  bool known = false;  // value (or address) known at compile time
+  bool folded = false; // needed a GNU folding extension (address arithmetic)
+  bool is_bitfield = false;
+  bool is_string = false;
+};
+
+} // namespace
+
+// ----- the parser -----------------------------------------------------------------------------
+
+class Parser {
+public:
+  Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, IdentTable& ids);
+  TranslationUnit run();
+
+private:
+  // tokens
+  void consume();
+  const Token& peekTok(unsigned n);
+  bool isKw(const Token& t, Kw k) const { return t.kind == Tok::Ident && t.ident->keyword == k; }
+  bool isKw(Kw k) const { return isKw(tok_, k); }
+  bool tryConsume(Tok k) {
+    if (tok_.kind != k) return false;
+    consume();
+    return true;
+  }
+  void expect(Tok k, const char* context);
+  [[noreturn]] void fail(const Loc& loc, std::string msg, bool unsupported = false) const {
+    throw SourceError{loc, std::move(msg), unsupported};
+  }
+  [[noreturn]] void failUnexpected(const char* expected);
+  std::string tokenText(const Token& t) const;
+  SourceLoc srcLoc(const Loc& l) const { return SourceLoc{l.file, l.line, l.col}; }
+  std::string_view intern(Ident* id);
+  std::string typeStr(const Type* t) const { return typeName(t, ctx_); }
+  bool builtinLoc(const Loc& l) const { return pp_.isBuiltin(l); }
+
+  // scopes
+  void pushScope() { scope_marks_.push_back(undo_.size()); }
+  void popScope();
+  Symbol* lookup(Ident* id) const { return static_cast<Symbol*>(id->ordinary); }
+  TagSym* lookupTag(Ident* id) const { return static_cast<TagSym*>(id->tag); }
+  void bind(Ident* id, Symbol* s);
+  void bindTag(Ident* id, TagSym* s);
+  unsigned depth() const { return unsigned(scope_marks_.size()); }
+  Symbol* newSymbol(Symbol::Kind k, const Loc& loc);
+  bool isTypeName(const Token& t) const;
+  bool startsTypeName(const Token& t) const;
+  bool startsDeclSpec(const Token& t) const;
+
+  // attributes
+  bool atAttribute() const;
+  void parseAttributes(AttrList& out);
+  void parseGnuAttribute(AttrList& out);
+  void parseC2xAttribute(AttrList& out);
+  void parseAttributeArgs(Attr& a, ArgStyle style);
+  void skipBalanced(Tok open, Tok close);
+  void checkUnsupported(const Attr& a) const;
+  QType applyTypeAttr(const Attr& a, QType t, bool is_typedef);
+  QType applyMode(const Attr& a, QType t);
+  uint64_t attrAlignment(const Attr& a) const;
+
+  // declaration specifiers
+  void parseDeclSpec(DeclSpec& ds, DeclContext dc);
+  void setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at);
+  QType finishDeclSpec(DeclSpec& ds, DeclContext dc);
+  void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
+  void parseRecordBody(RecordDecl* rd, const Loc& open);
+  void parseEnumBody(EnumDecl* ed, const Loc& open);
+  void finishEnum(EnumDecl* ed, const Loc& loc);
+  void parseTypeof(DeclSpec& ds, bool unqual);
+  void parseAlignas(DeclSpec& ds);
+  const IntType* intTypeFor(DeclSpec& ds, const Loc& at);
+
+  // declarators
+  void parseDeclarator(Declarator& d, DeclContext dc, bool abstract_ok, unsigned level = 0);
+  void parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
+                            bool abstract_ok, unsigned level);
+  void parseArraySuffix(SmallVec<Chunk, 4>& suffixes, DeclContext dc, bool first_dim);
+  FunctionType* parseParams(Declarator& d, const Loc& at, unsigned level);
+  bool nestedDeclaratorFollows(DeclContext dc, bool abstract_ok) const;
+  QType buildType(const DeclSpec& ds, QType base, Declarator& d, DeclContext dc,
+                  FunctionType** outer_fn);
+  std::string declName(const Declarator& d) const {
+    return d.name ? std::string(d.name->name) : std::string();
+  }
+  QType parseTypeName(const Loc& at);
+
+  // declarations
+  void parseExternalDeclaration();
+  void parseStaticAssert();
+  void skipAsm();
+  void skipInitializer();
+  void skipFunctionBody();
+  void declare(DeclSpec& ds, QType base, Declarator& d, bool is_definition);
+  void declareTypedef(DeclSpec& ds, QType t, Declarator& d);
+  void declareFunction(DeclSpec& ds, QType t, Declarator& d, FunctionType* fn, bool is_definition);
+  void applyFunctionAttrs(const AttrList& attrs, FunctionType* fn, const Declarator& d);
+  void parseMember(RecordDecl* rd, std::vector<FieldDecl>& fields);
+  void checkRecord(RecordDecl* rd, const Loc& close);
+  bool sameType(const Type* a, const Type* b) const;
+  bool compatibleFunction(const FunctionType* a, const FunctionType* b) const;
+  void handleTagOnlyDecl(DeclSpec& ds);
+
+  // constant expressions
+  Value parseExpr(bool eval);
+  Value parseAssign(bool eval);
+  Value parseConditional(bool eval);
+  Value parseBinary(int min_prec, bool eval);
+  Value parseCast(bool eval);
+  Value parseUnary(bool eval);
+  Value parsePostfix(bool eval);
+  Value parsePrimary(bool eval);
+  Value parseOffsetof(const Loc& at);
+  Value parseSizeofAlignof(Kw which, const Loc& at, bool eval);
+  Value parseGeneric(bool eval);
+  Value intValue(const Type* t, unsigned __int128 v, bool known = true);
+  Value rvalue(Value v, const Loc& at);
+  Value convert(Value v, const Type* to, const Loc& at, bool explicit_cast);
+  Value arith(Tok op, Value a, Value b, const Loc& at, bool eval);
+  Value memberAccess(Value base, Ident* name, const Loc& at, bool arrow);
+  const Type* promote(const Type* t);
+  const Type* usualArith(const Type* a, const Type* b);
+  unsigned intBits(const Type* t) const;
+  bool intSigned(const Type* t) const;
+  unsigned __int128 truncate(unsigned __int128 v, const Type* t) const;
+  __int128 signedValue(const Value& v) const;
+  bool isZero(const Value& v) const;
+  int64_t evalInt(const char* what, const Loc& at, bool strict, __int128* wide = nullptr,
+                  const Type** type = nullptr);
+  Value literalNumber(const Token& t);
+  Value literalChar(const Token& t);
+  Value literalString();
+  uint64_t sizeOf(const Type* t, const Loc& at, const char* op);
+  uint32_t alignOf(const Type* t, const Loc& at, bool preferred);
+  bool findField(const RecordDecl* rd, Ident* name, const Type*& type, uint64_t& bit_offset,
+                 bool& bitfield, unsigned depth = 0);
+
+  TypeContext& ctx_;
+  const LayoutEngine& layout_;
+  Preprocessor& pp_;
+  IdentTable& ids_;
+  Language lang_;
+  TranslationUnit tu_;
+
+  Token tok_;
+  Token prev_;
+  Token la_[4];
+  unsigned nla_ = 0;
+
+  std::vector<size_t> scope_marks_;
+  struct Undo {
+    Ident* id;
+    bool tag;
+    void* old;
+  };
+  std::vector<Undo> undo_;
+  std::deque<Symbol> symbols_;
+  std::deque<TagSym> tags_;
+
+  std::unordered_map<const TypedefDecl*, uint32_t> typedef_as_;
+  std::unordered_map<const Ident*, uint32_t> as_keywords_;
+  std::unordered_map<const Ident*, OpenCLKind> cl_types_;
+  std::unordered_map<std::string_view, FunctionDecl*> functions_;
+  std::vector<RecordDecl*> pending_anon_; // anonymous records that a typedef may still name
+  unsigned nesting_ = 0;
+  unsigned record_nesting_ = 0;
+  const Type* size_type_ = nullptr;
+  const Type* ptrdiff_type_ = nullptr;
+  const Type* int_ = nullptr;
+};
+
+// ----- set-up and tokens ----------------------------------------------------------------------
+
+Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, IdentTable& ids)
+    : ctx_(ctx), layout_(layout), pp_(pp), ids_(ids), lang_(ctx.language()) {
+  uint8_t mask = lang_ == Language::OpenCL                             ? kLangCL
+                 : (lang_ == Language::CUDA || lang_ == Language::HIP) ? kLangCxx
+                                                                       : kLangC;
+  for (const KwEntry& k : kKeywords)
+    if (k.langs & mask) ids_.get(k.spelling)->keyword = uint16_t(k.kw);
+  // Address-space qualifiers from the target.
+  for (const AddressSpaceInfo& a : ctx.target().address_spaces) {
+    if (a.c_spelling.empty()) continue;
+    Ident* id = ids_.getCopy(a.c_spelling);
+    id->keyword = kKwAddrSpace;
+    as_keywords_[id] = a.number;
+  }
+  if (lang_ == Language::OpenCL) {
+    // OpenCL's qualifiers, with and without "__"; the number is the target's for that
+    // spelling, else 0 (clang's default address-space map).
+    for (const char* n : {"global", "local", "constant", "private", "generic"}) {
+      std::string prefixed = std::string("__") + n;
+      uint32_t num = 0;
+      for (const AddressSpaceInfo& a : ctx.target().address_spaces)
+        if (a.c_spelling == prefixed) num = a.number;
+      for (const std::string& s : {std::string(n), prefixed}) {
+        Ident* id = ids_.getCopy(s);
+        id->keyword = kKwAddrSpace;
+        as_keywords_[id] = num;
+      }
+    }
+    for (const CLTypeEntry& e : kCLTypes) {
+      Ident* id = ids_.get(e.spelling);
+      id->keyword = kKwCLType;
+      cl_types_[id] = e.kind;
+    }
+  }
+  const DataModel& d = ctx.data();
+  size_type_ = ctx.intType(d.size_type);
+  ptrdiff_type_ = ctx.intType(d.ptrdiff_type);
+  int_ = ctx.intType(IntKind::Int);
+}
+
+void Parser::consume() {
+  prev_ = tok_;
+  if (nla_) {
+    tok_ = la_[0];
+    for (unsigned i = 1; i < nla_; ++i) la_[i - 1] = la_[i];
+    --nla_;
+  } else {
+    pp_.next(tok_);
+  }
+  if (tok_.kind == Tok::Unknown) {
+    if (tok_.flags & kTokUnterminated)
+      fail(tok_.loc, tok_.len && tok_.ptr[tok_.len > 1 && tok_.ptr[0] != '\'' && tok_.ptr[0] != '"'
+                                              ? (tok_.ptr[1] == '8' ? 2 : 1)
+                                              : 0] == '\''
+                         ? "missing terminating ' character"
+                         : "missing terminating '\"' character");
+    std::string c = tok_.len ? std::string(tok_.ptr, 1) : std::string("?");
+    if (c[0] == '\0') c = "\\0";
+    fail(tok_.loc, "unexpected character '" + c + "'");
+  }
+}
+
+const Token& Parser::peekTok(unsigned n) {
+  while (nla_ <= n) {
+    pp_.next(la_[nla_]);
+    ++nla_;
+  }
+  return la_[n];
+}
+
+std::string Parser::tokenText(const Token& t) const {
+  switch (t.kind) {
+  case Tok::Eof:
+    return "end of file";
+  case Tok::Eod:
+    return "end of line";
+  default:
+    return "'" + std::string(t.text()) + "'";
+  }
+}
+
+void Parser::failUnexpected(const char* expected) {
+  fail(tok_.loc, std::string("expected ") + expected + ", found " + tokenText(tok_));
+}
+
+void Parser::expect(Tok k, const char* context) {
+  if (tok_.kind == k) {
+    consume();
+    return;
+  }
+  std::string msg = "expected '" + std::string(punctuatorSpelling(k)) + "'";
+  if (context && *context) msg += std::string(" ") + context;
+  fail(tok_.loc, msg);
+}
+
+std::string_view Parser::intern(Ident* id) {
+  if (id->interned.empty()) id->interned = ctx_.intern(id->name);
+  return id->interned;
+}
+
+void Parser::popScope() {
+  size_t mark = scope_marks_.back();
+  scope_marks_.pop_back();
+  while (undo_.size() > mark) {
+    Undo& u = undo_.back();
+    if (u.tag)
+      u.id->tag = u.old;
+    else
+      u.id->ordinary = u.old;
+    undo_.pop_back();
+  }
+}
+
+void Parser::bind(Ident* id, Symbol* s) {
+  if (depth() > 0) undo_.push_back({id, false, id->ordinary});
+  id->ordinary = s;
+}
+
+void Parser::bindTag(Ident* id, TagSym* s) {
+  if (depth() > 0) undo_.push_back({id, true, id->tag});
+  id->tag = s;
+}
+
+Symbol* Parser::newSymbol(Symbol::Kind k, const Loc& loc) {
+  Symbol& s = symbols_.emplace_back();
+  s.kind = k;
+  s.depth = depth();
+  s.loc = loc;
+  return &s;
+}
+
+bool Parser::isTypeName(const Token& t) const {
+  if (t.kind != Tok::Ident) return false;
+  Symbol* s = lookup(t.ident);
+  if (s) return s->kind == Symbol::Typedef;
+  // C++ (CUDA/HIP): a tag name is also a type name.
+  if (lang_ == Language::CUDA || lang_ == Language::HIP) return lookupTag(t.ident) != nullptr;
+  return false;
+}
+
+bool Parser::startsDeclSpec(const Token& t) const {
+  if (t.kind != Tok::Ident) return t.kind == Tok::LBracket; // [[ attributes
+  switch (t.ident->keyword) {
+  case kKwTypedef:
+  case kKwExtern:
+  case kKwStatic:
+  case kKwAuto:
+  case kKwRegister:
+  case kKwThreadLocal:
+  case kKwInline:
+  case kKwNoreturn:
+  case kKwAttribute:
+  case kKwExtension:
+  case kKwAlignas:
+  case kKwKernel:
+  case kKwDeclspec:
+    return true;
+  default:
+    return startsTypeName(t);
+  }
+}
+
+bool Parser::startsTypeName(const Token& t) const {
+  if (t.kind != Tok::Ident) return false;
+  switch (t.ident->keyword) {
+  case kKwConst:
+  case kKwVolatile:
+  case kKwRestrict:
+  case kKwAtomic:
+  case kKwNullability:
+  case kKwAddrSpace:
+  case kKwVoid:
+  case kKwChar:
+  case kKwShort:
+  case kKwInt:
+  case kKwLong:
+  case kKwFloat:
+  case kKwDouble:
+  case kKwSigned:
+  case kKwUnsigned:
+  case kKwBool:
+  case kKwComplex:
+  case kKwImaginary:
+  case kKwInt128:
+  case kKwBitInt:
+  case kKwFloat16:
+  case kKwFp16:
+  case kKwHalf:
+  case kKwBf16:
+  case kKwFloat128:
+  case kKwStruct:
+  case kKwUnion:
+  case kKwEnum:
+  case kKwTypeof:
+  case kKwTypeofUnqual:
+  case kKwAutoType:
+  case kKwReadOnly:
+  case kKwWriteOnly:
+  case kKwReadWrite:
+  case kKwPipe:
+  case kKwCLType:
+  case kKwAttribute:
+  case kKwExtension:
+  case kKwAlignas:
+    return true;
+  case kKwNone:
+    return isTypeName(t);
+  default:
+    return false;
+  }
+}
+
+// ----- attributes -----------------------------------------------------------------------------
+
+bool Parser::atAttribute() const {
+  if (tok_.kind == Tok::Ident) return tok_.ident->keyword == kKwAttribute;
+  if (tok_.kind == Tok::LBracket) {
+    const Token& n = const_cast<Parser*>(this)->peekTok(0);
+    return n.kind == Tok::LBracket;
+  }
+  return false;
+}
+
+void Parser::parseAttributes(AttrList& out) {
+  while (atAttribute()) {
+    if (tok_.kind == Tok::LBracket)
+      parseC2xAttribute(out);
+    else
+      parseGnuAttribute(out);
+  }
+}
+
+void Parser::skipBalanced(Tok open, Tok close) {
+  // tok_ is `open`.
+  Loc at = tok_.loc;
+  unsigned depth = 0;
+  for (;;) {
+    if (tok_.kind == Tok::Eof)
+      fail(at, "expected '" + std::string(punctuatorSpelling(close)) + "' to match this '" +
+                   std::string(punctuatorSpelling(open)) + "'");
+    if (tok_.kind == open)
+      ++depth;
+    else if (tok_.kind == close && --depth == 0) {
+      consume();
+      return;
+    }
+    consume();
+  }
+}
+
+void Parser::parseAttributeArgs(Attr& a, ArgStyle style) {
+  bool paren = tok_.kind == Tok::LParen;
+  switch (style) {
+  case ArgStyle::None:
+    if (paren) {
+      // An empty argument list is accepted (clang does too).
+      if (peekTok(0).kind == Tok::RParen) {
+        consume();
+        consume();
+        return;
+      }
+      fail(a.loc, "attribute '" + std::string(a.name) + "' takes no arguments");
+    }
+    return;
+  case ArgStyle::Skip:
+    if (paren) skipBalanced(Tok::LParen, Tok::RParen);
+    return;
+  case ArgStyle::OptInt:
+    if (!paren) return;
+    [[fallthrough]];
+  case ArgStyle::Int: {
+    if (!paren) fail(a.loc, "attribute '" + std::string(a.name) + "' takes one argument");
+    consume();
+    Loc at = tok_.loc;
+    __int128 v = 0;
+    evalInt("attribute argument", at, false, &v);
+    if (v < 0) fail(at, "attribute '" + std::string(a.name) + "' argument must be non-negative");
+    if (v > (__int128(1) << 62))
+      fail(at, "attribute '" + std::string(a.name) + "' argument is too large");
+    a.has_arg = true;
+    a.value = uint64_t(v);
+    expect(Tok::RParen, "after attribute argument");
+    return;
+  }
+  case ArgStyle::Ident:
+    if (!paren) fail(a.loc, "attribute '" + std::string(a.name) + "' takes one argument");
+    consume();
+    if (tok_.kind != Tok::Ident) failUnexpected("an identifier");
+    a.ident = tok_.ident;
+    a.has_arg = true;
+    consume();
+    expect(Tok::RParen, "after attribute argument");
+    return;
+  }
+}
+
+void Parser::checkUnsupported(const Attr& a) const {
+  if (a.kind == AttrKind::Unsupported)
+    fail(a.loc, "unsupported attribute '" + std::string(a.name) + "'", true);
+}
+
+void Parser::parseGnuAttribute(AttrList& out) {
+  Loc at = tok_.loc;
+  consume(); // __attribute__
+  expect(Tok::LParen, "after '__attribute__'");
+  expect(Tok::LParen, "after '__attribute__('");
+  for (;;) {
+    if (tok_.kind == Tok::RParen) break;
+    if (tok_.kind == Tok::Comma) {
+      consume();
+      continue;
+    }
+    if (tok_.kind != Tok::Ident) failUnexpected("an attribute name");
+    Attr a;
+    a.name = normaliseAttrName(tok_.ident->name);
+    a.loc = tok_.loc;
+    const AttrEntry* e = findAttribute(a.name);
+    if (!e) fail(a.loc, "unsupported attribute '" + std::string(a.name) + "'", true);
+    a.kind = e->kind;
+    consume();
+    parseAttributeArgs(a, e->args);
+    checkUnsupported(a);
+    if (a.kind == AttrKind::OpenCLAddrSpace) {
+      std::string spelling = "__" + std::string(a.name.substr(7)); // opencl_global -> __global
+      a.as = 0;
+      for (const AddressSpaceInfo& s : ctx_.target().address_spaces)
+        if (s.c_spelling == spelling) a.as = s.number;
+    }
+    if (a.kind != AttrKind::Ignored) out.push_back(a);
+    if (tok_.kind == Tok::Comma) {
+      consume();
+      continue;
+    }
+    if (tok_.kind != Tok::RParen) failUnexpected("',' or ')' in the attribute list");
+  }
+  consume();
+  if (tok_.kind != Tok::RParen) fail(at, "expected ')' to close '__attribute__(('");
+  consume();
+}
+
+void Parser::parseC2xAttribute(AttrList& out) {
+  consume(); // [
+  consume(); // [
+  for (;;) {
+    if (tok_.kind == Tok::RBracket) break;
+    if (tok_.kind == Tok::Comma) {
+      consume();
+      continue;
+    }
+    if (tok_.kind != Tok::Ident) failUnexpected("an attribute name");
+    Attr a;
+    a.c2x = true;
+    a.loc = tok_.loc;
+    std::string_view scope;
+    std::string_view name = tok_.ident->name;
+    consume();
+    if (tok_.kind == Tok::ColonColon) {
+      consume();
+      if (tok_.kind != Tok::Ident) failUnexpected("an attribute name after '::'");
+      scope = name;
+      name = tok_.ident->name;
+      consume();
+    }
+    a.name = normaliseAttrName(name);
+    const AttrEntry* e = nullptr;
+    if (scope.empty()) {
+      if (hasAttribute("", a.name, true))
+        e = findAttribute(a.name == "nodiscard" ? "nodiscard" : a.name);
+      if (!e && hasAttribute("", a.name, true)) {
+        static const AttrEntry kStd = {"", AttrKind::Ignored, ArgStyle::Skip};
+        e = &kStd;
+      }
+    } else if (hasAttribute(scope, a.name, false)) {
+      e = findAttribute(a.name);
+    }
+    if (!e)
+      fail(a.loc,
+           "unsupported attribute '" + (scope.empty() ? "" : std::string(scope) + "::") +
+               std::string(a.name) + "'",
+           true);
+    a.kind = e->kind;
+    parseAttributeArgs(a, e->args);
+    checkUnsupported(a);
+    if (a.kind != AttrKind::Ignored) out.push_back(a);
+  }
+  consume();
+  if (tok_.kind != Tok::RBracket) failUnexpected("']]' to close the attribute list");
+  consume();
+}
+
+uint64_t Parser::attrAlignment(const Attr& a) const {
+  uint64_t v = a.has_arg ? a.value : ctx_.data().default_aligned_attr;
+  if (v == 0 || (v & (v - 1))) fail(a.loc, "requested alignment is not a power of 2");
+  if (v > (uint64_t(1) << 32))
+    fail(a.loc, "requested alignment must be 4294967296 bytes or smaller");
+  if (v > (uint64_t(1) << 31))
+    fail(a.loc, "requested alignment of " + std::to_string(v) + " bytes is not supported", true);
+  return v;
+}
+
+QType Parser::applyMode(const Attr& a, QType t) {
+  std::string_view m = normaliseAttrName(a.ident->name);
+  const Type* cur = stripTypedefs(t.t);
+  const DataModel& d = ctx_.data();
+  unsigned width = 0;
+  bool integer = true;
+  bool explicit_ld = false;
+  if (m.size() == 2 && (m[1] == 'I' || m[1] == 'F')) {
+    switch (m[0]) {
+    case 'Q':
+      width = 8;
+      break;
+    case 'H':
+      width = 16;
+      break;
+    case 'S':
+      width = 32;
+      break;
+    case 'D':
+      width = 64;
+      break;
+    case 'X':
+      width = 96;
+      break;
+    case 'T':
+      width = 128;
+      explicit_ld = true;
+      break;
+    default:
+      break;
+    }
+    integer = m[1] == 'I';
+  } else if (m == "word") {
+    width = d.pointer.size * 8u; // clang: the register width, which is the pointer width here
+  } else if (m == "byte") {
+    width = 8;
+  } else if (m == "pointer") {
+    width = d.pointer.size * 8u;
+  } else if (m == "unwind_word") {
+    width = d.pointer.size * 8u;
+  }
+  if (width == 0 || (m.size() == 2 && m[1] == 'C') || (m.size() >= 2 && m[0] == 'V'))
+    fail(a.loc, "unsupported machine mode '" + std::string(a.ident->name) + "'", true);
+  if (cur->kind == TypeKind::Enum)
+    fail(a.loc, "mode attribute on an enumeration type is not supported", true);
+  if (cur->kind == TypeKind::Vector)
+    fail(a.loc, "mode attribute on a vector type is not supported", true);
+  if (cur->kind != TypeKind::Int && cur->kind != TypeKind::Float)
+    fail(a.loc, "mode attribute only supported for integer and floating-point types");
+  if (integer) {
+    if (cur->kind != TypeKind::Int)
+      fail(a.loc, "type of machine mode does not match type of base type");
+    bool sgn = static_cast<const IntType*>(cur)->is_signed;
+    const IntKind order[] = {IntKind::SChar, IntKind::Short, IntKind::Int, IntKind::Long,
+                             IntKind::LongLong};
+    for (IntKind k : order) {
+      if (d.of(k).size * 8u == width) {
+        QType r = t;
+        r.t = ctx_.qualified(ctx_.intType(sgn ? k : toUnsignedKind(k)), t.t->quals);
+        return r;
+      }
+    }
+    if (width == 128 && d.of(IntKind::Int128).supported()) {
+      QType r = t;
+      r.t = ctx_.qualified(ctx_.intType(sgn ? IntKind::Int128 : IntKind::UInt128), t.t->quals);
+      return r;
+    }
+    fail(a.loc,
+         "machine mode '" + std::string(a.ident->name) + "' is not supported on this target");
+  }
+  if (cur->kind != TypeKind::Float)
+    fail(a.loc, "type of machine mode does not match type of base type");
+  FloatKind fk;
+  bool found = true;
+  if (d.of(FloatKind::Float).size * 8u == width)
+    fk = FloatKind::Float;
+  else if (d.of(FloatKind::Double).size * 8u == width)
+    fk = FloatKind::Double;
+  else if (width == 96 && d.float_formats[size_t(FloatKind::LongDouble)] == FloatFormat::X87)
+    fk = FloatKind::LongDouble;
+  else if (width == 128 &&
+           (d.float_formats[size_t(FloatKind::LongDouble)] == FloatFormat::IEEEQuad))
+    fk = FloatKind::LongDouble;
+  else if (width == 128 && d.of(FloatKind::Float128).supported())
+    fk = FloatKind::Float128;
+  else
+    found = false;
+  (void)explicit_ld;
+  if (!found)
+    fail(a.loc,
+         "machine mode '" + std::string(a.ident->name) + "' is not supported on this target");
+  QType r = t;
+  r.t = ctx_.qualified(ctx_.floatType(fk), t.t->quals);
+  return r;
+}
+
+QType Parser::applyTypeAttr(const Attr& a, QType t, bool is_typedef) {
+  switch (a.kind) {
+  case AttrKind::AddressSpace:
+    if (a.value > 0x7FFFFF)
+      fail(a.loc, "address space is larger than the maximum supported (8388587)");
+    t.as = uint32_t(a.value);
+    t.has_as = true;
+    return t;
+  case AttrKind::OpenCLAddrSpace:
+    t.as = a.as;
+    t.has_as = true;
+    return t;
+  case AttrKind::VectorSize: {
+    const Type* e = stripTypedefs(t.t);
+    bool ok = (e->kind == TypeKind::Int && static_cast<const IntType*>(e)->ikind != IntKind::Bool &&
+               !static_cast<const IntType*>(e)->is_bitint) ||
+              e->kind == TypeKind::Float;
+    if (!ok) fail(a.loc, "invalid vector element type '" + typeStr(t.t) + "'");
+    uint64_t esize = sizeOf(t.t, a.loc, "vector_size");
+    if (a.value == 0) fail(a.loc, "zero vector size");
+    if (esize == 0 || a.value % esize)
+      fail(a.loc, "vector size not an integral multiple of component size");
+    if (a.value / esize > 0xFFFFFFFFull) fail(a.loc, "vector size too large");
+    QType r = t;
+    r.t = ctx_.qualified(ctx_.vectorOf(ctx_.qualified(t.t->unqualified, 0),
+                                       uint32_t(a.value / esize), VectorKind::Generic),
+                         t.t->quals);
+    return r;
+  }
+  case AttrKind::ExtVectorType: {
+    if (!is_typedef) fail(a.loc, "'ext_vector_type' attribute only applies to typedefs");
+    const Type* e = stripTypedefs(t.t);
+    bool ok = e->kind == TypeKind::Int || e->kind == TypeKind::Float;
+    if (!ok) fail(a.loc, "invalid vector element type '" + typeStr(t.t) + "'");
+    if (a.value == 0) fail(a.loc, "zero vector size");
+    if (a.value > 0xFFFFFFFFull) fail(a.loc, "vector size too large");
+    QType r = t;
+    r.t = ctx_.qualified(ctx_.vectorOf(t.t->unqualified, uint32_t(a.value), VectorKind::Ext),
+                         t.t->quals);
+    return r;
+  }
+  case AttrKind::Mode:
+    return applyMode(a, t);
+  default:
+    return t;
+  }
+}
+
+// ----- declaration specifiers -----------------------------------------------------------------
+
+void Parser::setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at) {
+  if (ds.base != DeclSpec::None) {
+    bool ok = false;
+    // long double, long long int handled by counters; `int` may follow short/long/signed.
+    if (ds.base == DeclSpec::Int && b == DeclSpec::Int) ok = false;
+    if (!ok)
+      fail(at.loc, "cannot combine with previous '" + std::string(ds.type_loc.line ? "" : "") +
+                       "' declaration specifier");
+  }
+  ds.base = b;
+  if (!ds.any_type) ds.type_loc = at.loc;
+  ds.any_type = true;
+  ds.any = true;
+}
+
+void Parser::parseDeclSpec(DeclSpec& ds, DeclContext dc) {
+  ds.loc = tok_.loc;
+  auto conflict = [&](const Token& t) {
+    fail(t.loc, "cannot combine '" + std::string(t.text()) + "' with the previous type specifiers");
+  };
+  for (;;) {
+    if (atAttribute()) {
+      parseAttributes(ds.attrs);
+      ds.any = true;
+      continue;
+    }
+    if (tok_.kind != Tok::Ident) break;
+    Ident* id = tok_.ident;
+    Kw kw = Kw(id->keyword);
+    const Token t = tok_;
+    switch (kw) {
+    case kKwTypedef:
+    case kKwExtern:
+    case kKwStatic:
+    case kKwAuto:
+    case kKwRegister:
+      if (dc == DeclContext::Member || dc == DeclContext::TypeName)
+        fail(t.loc, "type name does not allow storage class to be specified");
+      if (ds.storage != kKwNone && !(ds.storage == kw))
+        fail(t.loc,
+             "cannot combine with previous '" + std::string(t.text()) + "' declaration specifier");
+      ds.storage = kw;
+      ds.storage_loc = t.loc;
+      ds.any = true;
+      consume();
+      if (kw == kKwExtern && tok_.kind == Tok::String &&
+          (lang_ == Language::CUDA || lang_ == Language::HIP)) {
+        // extern "C" in CUDA/HIP sources.
+        if (tok_.text() != "\"C\"" && tok_.text() != "\"C++\"")
+          fail(tok_.loc, "unknown linkage language " + std::string(tok_.text()));
+        consume();
+        ds.cxx_extern_c = true;
+      }
+      continue;
+    case kKwThreadLocal:
+      ds.thread_local_ = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwInline:
+      ds.inline_ = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwNoreturn:
+      ds.noreturn = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwExtension:
+      consume();
+      continue;
+    case kKwConst:
+      ds.quals |= kQualConst;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwVolatile:
+      ds.quals |= kQualVolatile;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwRestrict:
+      ds.quals |= kQualRestrict;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwNullability:
+      consume();
+      continue;
+    case kKwAtomic:
+      fail(t.loc, "_Atomic is not supported", true);
+    case kKwAddrSpace:
+      if (ds.has_as && ds.as != as_keywords_[id])
+        fail(t.loc, "multiple address spaces specified for type");
+      ds.has_as = true;
+      ds.as = as_keywords_[id];
+      ds.any = true;
+      consume();
+      continue;
+    case kKwDeclspec:
+      fail(t.loc, "'__declspec' is not supported", true);
+    case kKwCxxOnly:
+      fail(t.loc, "C++ '" + std::string(t.text()) + "' is not supported (C declarations only)",
+           true);
+    case kKwAutoType:
+      fail(t.loc, "'__auto_type' is not supported", true);
+    case kKwImaginary:
+      fail(t.loc, "_Imaginary is not supported", true);
+    case kKwKernel:
+      ds.kernel = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwReadOnly:
+    case kKwWriteOnly:
+    case kKwReadWrite: {
+      AccessQual q = kw == kKwReadOnly    ? AccessQual::ReadOnly
+                     : kw == kKwWriteOnly ? AccessQual::WriteOnly
+                                          : AccessQual::ReadWrite;
+      if (ds.access != AccessQual::None && ds.access != q)
+        fail(t.loc, "multiple access qualifiers");
+      ds.access = q;
+      ds.access_loc = t.loc;
+      ds.any = true;
+      consume();
+      continue;
+    }
+    case kKwPipe:
+      ds.pipe = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwAlignas:
+      parseAlignas(ds);
+      ds.any = true;
+      continue;
+    case kKwVoid:
+      setBase(ds, DeclSpec::Void, t);
+      consume();
+      continue;
+    case kKwChar:
+      setBase(ds, DeclSpec::Char, t);
+      consume();
+      continue;
+    case kKwInt:
+      if (ds.base == DeclSpec::Int) conflict(t);
+      if (ds.base != DeclSpec::None) conflict(t);
+      ds.base = DeclSpec::Int;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwFloat:
+      setBase(ds, DeclSpec::Float, t);
+      consume();
+      continue;
+    case kKwDouble:
+      setBase(ds, DeclSpec::Double, t);
+      consume();
+      continue;
+    case kKwBool:
+      setBase(ds, DeclSpec::Bool, t);
+      consume();
+      continue;
+    case kKwInt128:
+      setBase(ds, DeclSpec::Int128, t);
+      consume();
+      continue;
+    case kKwFloat16:
+      setBase(ds, DeclSpec::Float16, t);
+      consume();
+      continue;
+    case kKwFp16:
+    case kKwHalf:
+      setBase(ds, DeclSpec::Fp16, t);
+      consume();
+      continue;
+    case kKwBf16:
+      setBase(ds, DeclSpec::Bf16, t);
+      consume();
+      continue;
+    case kKwFloat128:
+      setBase(ds, DeclSpec::Float128, t);
+      consume();
+      continue;
+    case kKwBitInt: {
+      setBase(ds, DeclSpec::BitInt, t);
+      consume();
+      expect(Tok::LParen, "after '_BitInt'");
+      Loc at = tok_.loc;
+      __int128 v = 0;
+      evalInt("_BitInt width", at, false, &v);
+      if (v < 1 || v > 0xFFFF) fail(at, "_BitInt width must be between 1 and 65535");
+      ds.bitint_bits = unsigned(v);
+      expect(Tok::RParen, "after the _BitInt width");
+      continue;
+    }
+    case kKwShort:
+      if (ds.short_ || ds.longs) conflict(t);
+      ds.short_ = true;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwLong:
+      if (ds.short_ || ds.longs >= 2) conflict(t);
+      ++ds.longs;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwSigned:
+    case kKwUnsigned:
+      if (ds.sign) conflict(t);
+      ds.sign = kw == kKwSigned ? 1 : 2;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwComplex:
+      if (ds.complex_) conflict(t);
+      ds.complex_ = true;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwStruct:
+    case kKwUnion:
+    case kKwEnum:
+      if (ds.any_type) conflict(t);
+      parseTagSpecifier(ds, dc);
+      continue;
+    case kKwTypeof:
+    case kKwTypeofUnqual:
+      if (ds.any_type) conflict(t);
+      parseTypeof(ds, kw == kKwTypeofUnqual);
+      continue;
+    case kKwCLType: {
+      if (ds.any_type) conflict(t);
+      ds.base = DeclSpec::Named;
+      ds.named = QType{ctx_.openclType(cl_types_[id])};
+      ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    }
+    case kKwNone: {
+      if (ds.any_type) break; // the declarator's name
+      Symbol* s = lookup(id);
+      if (s && s->kind == Symbol::Typedef) {
+        ds.base = DeclSpec::Named;
+        ds.named = s->type;
+        ds.type_loc = t.loc;
+        ds.is_typedef_name = true;
+        ds.any_type = ds.any = true;
+        consume();
+        continue;
+      }
+      if (!s && (lang_ == Language::CUDA || lang_ == Language::HIP)) {
+        if (TagSym* tg = lookupTag(id)) {
+          ds.base = DeclSpec::Named;
+          ds.named = QType{tg->rd ? static_cast<const Type*>(ctx_.recordType(tg->rd))
+                                  : static_cast<const Type*>(ctx_.enumType(tg->ed))};
+          ds.type_loc = t.loc;
+          ds.any_type = ds.any = true;
+          consume();
+          continue;
+        }
+      }
+      // An unknown identifier where a type is expected.
+      const Token& n = peekTok(0);
+      bool looks_like_type = n.kind == Tok::Ident ||
+                             (n.kind == Tok::Star && dc != DeclContext::TypeName) ||
+                             (dc == DeclContext::Param && !s && n.kind != Tok::Comma &&
+                              n.kind != Tok::RParen && n.kind != Tok::LBracket) ||
+                             (dc == DeclContext::TypeName);
+      if (!s && looks_like_type &&
+          !(n.kind == Tok::Ident && n.ident->keyword != kKwNone &&
+            n.ident->keyword != kKwAttribute && n.ident->keyword != kKwAsm && !startsTypeName(n)))
+        fail(t.loc, "unknown type name '" + std::string(id->name) + "'");
+      break;
+    }
+    default:
+      break;
+    }
+    break;
+  }
+}
+
+const IntType* Parser::intTypeFor(DeclSpec& ds, const Loc& at) {
+  const DataModel& d = ctx_.data();
+  IntKind k;
+  if (ds.base == DeclSpec::Char) {
+    if (ds.short_ || ds.longs) fail(at, "'char' cannot be combined with 'short' or 'long'");
+    k = ds.sign == 1 ? IntKind::SChar : ds.sign == 2 ? IntKind::UChar : IntKind::Char;
+  } else if (ds.base == DeclSpec::Int128) {
+    if (ds.short_ || ds.longs) fail(at, "'__int128' cannot be combined with 'short' or 'long'");
+    k = ds.sign == 2 ? IntKind::UInt128 : IntKind::Int128;
+  } else {
+    if (ds.short_)
+      k = IntKind::Short;
+    else if (ds.longs == 1)
+      k = IntKind::Long;
+    else if (ds.longs == 2)
+      k = IntKind::LongLong;
+    else
+      k = IntKind::Int;
+    if (ds.sign == 2) k = toUnsignedKind(k);
+  }
+  if (!d.of(k).supported()) {
+    if (k == IntKind::Int128 || k == IntKind::UInt128)
+      fail(at, "__int128 is not supported on this target", true);
+    fail(at,
+         "'" + std::string(k == IntKind::LongLong ? "long long" : "this integer type") +
+             "' is not supported on this target",
+         true);
+  }
+  return ctx_.intType(k);
+}
+
+QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
+  const DataModel& d = ctx_.data();
+  Loc at = ds.any_type ? ds.type_loc : ds.loc;
+  QType r;
+  if (!ds.any_type) {
+    if (!ds.any) {
+      if (dc == DeclContext::Member) failUnexpected("a type name");
+      fail(tok_.loc, "expected a type specifier");
+    }
+    // C89 implicit int (clang warns).
+    if (lang_ != Language::C) fail(at, "a type specifier is required for all declarations");
+    r.t = int_;
+  } else {
+    bool intlike = ds.short_ || ds.longs || ds.sign;
+    switch (ds.base) {
+    case DeclSpec::None:
+      if (ds.complex_ && !intlike) {
+        // plain _Complex is _Complex double (clang warns)
+        r.t = ctx_.complexOf(ctx_.floatType(FloatKind::Double));
+        ds.complex_ = false;
+        break;
+      }
+      r.t = intTypeFor(ds, at);
+      break;
+    case DeclSpec::Int:
+    case DeclSpec::Char:
+    case DeclSpec::Int128:
+      r.t = intTypeFor(ds, at);
+      break;
+    case DeclSpec::Void:
+      if (intlike) fail(at, "'void' cannot be combined with other type specifiers");
+      r.t = ctx_.voidType();
+      break;
+    case DeclSpec::Bool:
+      if (intlike) fail(at, "'_Bool' cannot be combined with other type specifiers");
+      r.t = ctx_.intType(IntKind::Bool);
+      break;
+    case DeclSpec::BitInt: {
+      if (ds.short_ || ds.longs) fail(at, "'_BitInt' cannot be combined with 'short' or 'long'");
+      bool sgn = ds.sign != 2;
+      if (d.bitint_max_width == 0) fail(at, "_BitInt is not supported on this target", true);
+      if (ds.bitint_bits > d.bitint_max_width)
+        fail(at, std::string(sgn ? "signed" : "unsigned") + " _BitInt of bit sizes greater than " +
+                     std::to_string(d.bitint_max_width) + " not supported");
+      if (sgn && ds.bitint_bits < 2) fail(at, "signed _BitInt must have a bit size of at least 2");
+      r.t = ctx_.bitIntType(ds.bitint_bits, sgn);
+      break;
+    }
+    case DeclSpec::Float:
+    case DeclSpec::Double:
+    case DeclSpec::Float16:
+    case DeclSpec::Fp16:
+    case DeclSpec::Bf16:
+    case DeclSpec::Float128: {
+      if (ds.sign || ds.short_ || (ds.longs && ds.base != DeclSpec::Double) || ds.longs > 1)
+        fail(at, "invalid combination of floating-point type specifiers");
+      FloatKind fk = ds.base == DeclSpec::Float ? FloatKind::Float
+                     : ds.base == DeclSpec::Double
+                         ? (ds.longs ? FloatKind::LongDouble : FloatKind::Double)
+                     : ds.base == DeclSpec::Float16 ? FloatKind::Float16
+                     : ds.base == DeclSpec::Fp16    ? FloatKind::Fp16
+                     : ds.base == DeclSpec::Bf16    ? FloatKind::BFloat16
+                                                    : FloatKind::Float128;
+      if (!d.of(fk).supported()) {
+        const char* names[] = {"__fp16", "_Float16",    "__bf16",    "float",
+                               "double", "long double", "__float128"};
+        fail(at, std::string(names[size_t(fk)]) + " is not supported on this target", true);
+      }
+      r.t = ctx_.floatType(fk);
+      break;
+    }
+    case DeclSpec::Named:
+      if (intlike || ds.complex_) fail(at, "cannot combine a type name with other type specifiers");
+      r = ds.named;
+      break;
+    }
+    if (ds.complex_) {
+      const Type* e = stripTypedefs(r.t);
+      if (e->kind != TypeKind::Float && e->kind != TypeKind::Int)
+        fail(at, "_Complex requires an arithmetic element type");
+      r.t = ctx_.complexOf(r.t);
+    }
+  }
+  if (ds.pipe) {
+    r.t = ctx_.openclType(OpenCLKind::Pipe,
+                          ds.access == AccessQual::None ? AccessQual::ReadOnly : ds.access, r.t);
+  } else if (ds.access != AccessQual::None) {
+    auto* ot = dyn<OpenCLType>(stripTypedefs(r.t));
+    if (!ot || ot->okind > OpenCLKind::Image3d)
+      fail(ds.access_loc, "access qualifier can only be used for pipe and image type");
+    r.t = ctx_.openclType(ot->okind, ds.access);
+  } else if (auto* ot = dyn<OpenCLType>(r.t)) {
+    if (ot->okind <= OpenCLKind::Image3d && ot->access == AccessQual::None)
+      r.t = ctx_.openclType(ot->okind, AccessQual::ReadOnly); // images default to read_only
+  }
+  if (ds.quals) r.t = ctx_.qualified(r.t, ds.quals);
+  if (ds.has_as) {
+    if (r.has_as && r.as != ds.as) fail(ds.loc, "multiple address spaces specified for type");
+    r.as = ds.as;
+    r.has_as = true;
+  }
+  // Type attributes written among the specifiers apply to this type.
+  for (const Attr& a : ds.attrs) {
+    if (a.kind == AttrKind::VectorSize || a.kind == AttrKind::AddressSpace ||
+        a.kind == AttrKind::OpenCLAddrSpace)
+      r = applyTypeAttr(a, r, ds.storage == kKwTypedef);
+  }
+  return r;
+}
+
+void Parser::parseTypeof(DeclSpec& ds, bool unqual) {
+  Loc at = tok_.loc;
+  consume();
+  expect(Tok::LParen, "after 'typeof'");
+  QType r;
+  if (startsTypeName(tok_)) {
+    r = parseTypeName(at);
+  } else {
+    ++nesting_;
+    Value v = parseExpr(false);
+    --nesting_;
+    if (!v.type) fail(at, "cannot take the type of this expression");
+    r.t = v.type;
+  }
+  expect(Tok::RParen, "after the typeof operand");
+  if (unqual) r.t = r.t->unqualified;
+  ds.base = DeclSpec::Named;
+  ds.named = r;
+  ds.type_loc = at;
+  ds.any_type = ds.any = true;
+}
+
+void Parser::parseAlignas(DeclSpec& ds) {
+  Loc at = tok_.loc;
+  consume();
+  expect(Tok::LParen, "after '_Alignas'");
+  uint64_t a;
+  if (startsTypeName(tok_)) {
+    QType t = parseTypeName(at);
+    a = alignOf(t.t, at, false);
+  } else {
+    Loc eat = tok_.loc;
+    __int128 v = 0;
+    evalInt("alignment", eat, false, &v);
+    if (v < 0) fail(eat, "requested alignment is not a power of 2");
+    if (v != 0 && (v & (v - 1))) fail(eat, "requested alignment is not a power of 2");
+    if (v > (__int128(1) << 32))
+      fail(eat, "requested alignment must be 4294967296 bytes or smaller");
+    if (v > (__int128(1) << 31))
+      fail(eat, "requested alignment of " + std::to_string(uint64_t(v)) + " bytes is not supported",
+           true);
+    a = uint64_t(v);
+  }
+  expect(Tok::RParen, "after the _Alignas operand");
+  if (a > ds.alignas_) ds.alignas_ = a;
+  if (!ds.has_alignas) ds.alignas_loc = at;
+  ds.has_alignas = true;
+}
+
+// ----- struct, union, enum --------------------------------------------------------------------
+
+namespace {
+const char* tagKindName(Kw kw) {
+  return kw == kKwStruct ? "struct" : kw == kKwUnion ? "union" : "enum";
+}
+} // namespace
+
+void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
+  const Token kwtok = tok_;
+  Kw kw = Kw(tok_.ident->keyword);
+  consume();
+  AttrList attrs;
+  parseAttributes(attrs);
+  Ident* name = nullptr;
+  Loc name_loc = kwtok.loc;
+  if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) {
+    name = tok_.ident;
+    name_loc = tok_.loc;
+    consume();
+  }
+  parseAttributes(attrs);
+  ds.tag_decl = true;
+  ds.base = DeclSpec::Named;
+  ds.type_loc = kwtok.loc;
+  ds.any_type = ds.any = true;
+
+  // enum E : T (C23 / clang extension). In a member, `enum E : 3` is a bit-field instead.
+  const IntType* fixed = nullptr;
+  if (kw == kKwEnum && tok_.kind == Tok::Colon &&
+      (dc != DeclContext::Member || startsTypeName(peekTok(0)))) {
+    consume();
+    Loc at = tok_.loc;
+    QType ft = parseTypeName(at);
+    const Type* c = stripTypedefs(ft.t);
+    if (c->kind == TypeKind::Enum) c = static_cast<const EnumType*>(c)->decl->underlying;
+    if (!c || c->kind != TypeKind::Int || static_cast<const IntType*>(c)->is_bitint)
+      fail(at, "non-integral type '" + typeStr(ft.t) + "' is an invalid underlying type");
+    fixed = static_cast<const IntType*>(c->unqualified);
+  }
+
+  bool body = tok_.kind == Tok::LBrace;
+  if (!name && !body) {
+    if (fixed) fail(kwtok.loc, "declaration of anonymous enum must be a definition");
+    failUnexpected((std::string("an identifier or '{' after '") + tagKindName(kw) + "'").c_str());
+  }
+  TagSym::Kind want = kw == kKwStruct  ? TagSym::Struct
+                      : kw == kKwUnion ? TagSym::Union
+                                       : TagSym::Enum;
+  TagSym* prev = name ? lookupTag(name) : nullptr;
+  bool forward =
+      !body && tok_.kind == Tok::Semi && dc != DeclContext::Param && dc != DeclContext::TypeName;
+  if (prev && prev->kind != want && (body || forward ? prev->depth == depth() : true))
+    fail(name_loc, "use of '" + std::string(name->name) +
+                       "' with tag type that does not match previous declaration");
+  auto newTag = [&]() -> TagSym* {
+    TagSym& ts = tags_.emplace_back();
+    ts.kind = want;
+    ts.depth = depth();
+    ts.loc = name_loc;
+    if (name) bindTag(name, &ts);
+    return &ts;
+  };
+
+  if (kw == kKwEnum) {
+    EnumDecl* ed = nullptr;
+    if (prev && (!(body || forward || fixed) || prev->depth == depth())) {
+      ed = prev->ed;
+      if (body && ed->complete && !(ed->fixed_underlying && ed->enumerators.empty() && fixed))
+        fail(name_loc, "redefinition of 'enum " + std::string(name->name) + "'");
+      if (fixed && ed->fixed_underlying && ed->underlying != fixed)
+        fail(name_loc, "enumeration redeclared with different underlying type");
+    } else {
+      ed = ctx_.createEnum(name ? intern(name) : std::string_view(), srcLoc(name_loc));
+      newTag()->ed = ed;
+    }
+    if (fixed) {
+      ed->fixed_underlying = true;
+      ed->underlying = fixed;
+      ed->complete = true;
+    }
+    for (const Attr& a : attrs) {
+      if (a.kind == AttrKind::Packed)
+        ed->packed = true;
+      else if (a.kind != AttrKind::Ignored)
+        fail(a.loc, "'" + std::string(a.name) + "' attribute cannot be applied to an enum");
+    }
+    if (body) {
+      parseEnumBody(ed, kwtok.loc);
+      AttrList after;
+      parseAttributes(after);
+      for (const Attr& a : after) {
+        if (a.kind == AttrKind::Packed)
+          ed->packed = true;
+        else if (a.kind != AttrKind::Ignored)
+          fail(a.loc, "'" + std::string(a.name) + "' attribute cannot be applied to an enum");
+      }
+      finishEnum(ed, kwtok.loc);
+      ds.tag_defined = true;
+    } else if (!ed->complete && !fixed && !forward && dc != DeclContext::Param &&
+               dc != DeclContext::TypeName) {
+      // Referring to a never-defined enum is fine until its size is needed.
+    }
+    ds.tag_forward = !body;
+    ds.enum_ = ed;
+    ds.named = QType{ctx_.enumType(ed)};
+    return;
+  }
+
+  bool is_union = kw == kKwUnion;
+  RecordDecl* rd = nullptr;
+  if (prev && (!(body || forward) || prev->depth == depth())) {
+    rd = prev->rd;
+    if (body && rd->complete)
+      fail(name_loc, "redefinition of '" + std::string(tagKindName(kw)) + " " +
+                         std::string(name->name) + "'");
+  } else {
+    rd = ctx_.createRecord(name ? intern(name) : std::string_view(), is_union, srcLoc(name_loc));
+    newTag()->rd = rd;
+  }
+  auto applyRecordAttrs = [&](const AttrList& list, bool allow) {
+    for (const Attr& a : list) {
+      switch (a.kind) {
+      case AttrKind::Packed:
+        if (allow) rd->packed = true;
+        break;
+      case AttrKind::Aligned:
+        if (allow) rd->aligned = std::max<uint32_t>(rd->aligned, uint32_t(attrAlignment(a)));
+        break;
+      case AttrKind::TransparentUnion:
+        if (allow) rd->transparent_union = true;
+        break;
+      case AttrKind::Ignored:
+        break;
+      default:
+        fail(a.loc,
+             "'" + std::string(a.name) + "' attribute cannot be applied to a " + tagKindName(kw));
+      }
+    }
+  };
+  // Attributes on a later declaration of a completed record are ignored (clang warns).
+  applyRecordAttrs(attrs, !rd->complete);
+  if (body) {
+    rd->max_field_align = pp_.packAlignment();
+    parseRecordBody(rd, kwtok.loc);
+    AttrList after;
+    parseAttributes(after);
+    applyRecordAttrs(after, true);
+    checkRecord(rd, kwtok.loc);
+    ds.tag_defined = true;
+  }
+  ds.tag_forward = !body;
+  ds.record = rd;
+  ds.named = QType{ctx_.recordType(rd)};
+}
+
+void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
+  if (++record_nesting_ > kMaxNesting) fail(open, "structs nested too deeply");
+  consume(); // {
+  std::vector<FieldDecl> fields;
+  for (;;) {
+    if (tok_.kind == Tok::RBrace) break;
+    if (tok_.kind == Tok::Eof)
+      fail(open, "unterminated " + rd->displayName(ctx_) + " (missing '}')");
+    if (tok_.kind == Tok::Semi) {
+      consume();
+      continue;
+    }
+    if (isKw(kKwStaticAssert)) {
+      parseStaticAssert();
+      continue;
+    }
+    parseMember(rd, fields);
+  }
+  consume(); // }
+  rd->fields = std::move(fields);
+  --record_nesting_;
+}
+
+void Parser::parseMember(RecordDecl* rd, std::vector<FieldDecl>& fields) {
+  DeclSpec ds;
+  Loc start = tok_.loc;
+  parseDeclSpec(ds, DeclContext::Member);
+  if (!ds.any) {
+    if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone)
+      fail(tok_.loc, "unknown type name '" + std::string(tok_.ident->name) + "'");
+    if (tok_.kind == Tok::Eof)
+      fail(start, "unterminated " + rd->displayName(ctx_) + " (missing '}')");
+    failUnexpected("a member declaration");
+  }
+  if (ds.kernel) fail(start, "'kernel' can only be used with functions");
+  QType base = finishDeclSpec(ds, DeclContext::Member);
+  if (tok_.kind == Tok::Semi) {
+    // An anonymous struct or union member, or a declaration that declares no member.
+    if (ds.record && ds.tag_defined && ds.record->name.empty() && ds.record != rd) {
+      FieldDecl f;
+      f.type = base.t;
+      f.loc = srcLoc(ds.type_loc);
+      for (const Attr& a : ds.attrs) {
+        if (a.kind == AttrKind::Packed) f.packed = true;
+        if (a.kind == AttrKind::Aligned)
+          f.aligned = std::max<uint32_t>(f.aligned, uint32_t(attrAlignment(a)));
+      }
+      if (ds.has_alignas && ds.alignas_)
+        f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds.alignas_));
+      fields.push_back(f);
+    }
+    consume();
+    return;
+  }
+  for (;;) {
+    Declarator d;
+    d.loc = tok_.loc;
+    if (tok_.kind != Tok::Colon) parseDeclarator(d, DeclContext::Member, false);
+    parseAttributes(d.attrs);
+    int32_t width = -1;
+    Loc width_loc;
+    if (tok_.kind == Tok::Colon) {
+      consume();
+      width_loc = tok_.loc;
+      __int128 w = 0;
+      const Type* wt = nullptr;
+      evalInt("bit-field width", width_loc, false, &w, &wt);
+      std::string fname = d.name ? "'" + std::string(d.name->name) + "' " : "";
+      if (w < 0) {
+        std::string ws =
+            w < -(__int128(1) << 62) ? std::string("huge") : std::to_string(int64_t(w));
+        fail(width_loc, "bit-field " + fname + "has negative width (" + ws + ")");
+      }
+      if (w > 0x7FFFFFFF) fail(width_loc, "bit-field " + fname + "is too wide");
+      width = int32_t(w);
+      parseAttributes(d.attrs);
+    }
+    FunctionType* fn = nullptr;
+    QType t = buildType(ds, base, d, DeclContext::Member, &fn);
+    std::string shown = d.name ? "'" + std::string(d.name->name) + "'" : std::string();
+    Loc at = d.name ? d.name_loc : d.loc;
+    if (t.has_as) fail(at, "field may not be qualified with an address space");
+    const Type* c = stripTypedefs(t.t);
+    if (c->kind == TypeKind::Function)
+      fail(at, "field " + shown + (shown.empty() ? "" : " ") + "declared as a function");
+    if (c->kind == TypeKind::Void)
+      fail(at, "field " + shown + (shown.empty() ? "" : " ") + "has incomplete type 'void'");
+    if (auto* r = dyn<RecordType>(c); r && !r->decl->complete)
+      fail(at, "field " + shown + (shown.empty() ? "" : " ") + "has incomplete type '" +
+                   typeStr(t.t) + "'");
+    if (auto* e = dyn<EnumType>(c); e && !e->decl->complete)
+      fail(at, "field " + shown + (shown.empty() ? "" : " ") + "has incomplete type '" +
+                   typeStr(t.t) + "'");
+    if (c->kind == TypeKind::OpenCL)
+      fail(at, "the OpenCL type '" + typeStr(t.t) + "' cannot be used for a field");
+    FieldDecl f;
+    f.name = d.name ? intern(d.name) : std::string_view();
+    f.type = t.t;
+    f.loc = srcLoc(at);
+    if (width >= 0) {
+      std::string bname = d.name ? "'" + std::string(d.name->name) + "' " : "";
+      if (c->kind != TypeKind::Int && c->kind != TypeKind::Enum)
+        fail(at, "bit-field " + bname + "has non-integral type '" + typeStr(t.t) + "'");
+      unsigned bits = intBits(c);
+      if (c->kind == TypeKind::Int && static_cast<const IntType*>(c)->ikind == IntKind::Bool &&
+          !static_cast<const IntType*>(c)->is_bitint)
+        bits = 1;
+      if (unsigned(width) > bits)
+        fail(width_loc, "bit-field " + bname + "is wider than its type (" + std::to_string(width) +
+                            " bits > " + std::to_string(bits) + ")");
+      if (width == 0 && d.name)
+        fail(at, "named bit-field '" + std::string(d.name->name) + "' has zero width");
+      f.bit_width = width;
+    }
+    for (const AttrList* list : {&ds.attrs, &d.attrs}) {
+      for (const Attr& a : *list) {
+        switch (a.kind) {
+        case AttrKind::Packed:
+          f.packed = true;
+          break;
+        case AttrKind::Aligned:
+          f.aligned = std::max<uint32_t>(f.aligned, uint32_t(attrAlignment(a)));
+          break;
+        case AttrKind::Kernel:
+        case AttrKind::Vertex:
+          fail(a.loc, "'" + std::string(a.name) + "' attribute only applies to functions");
+        case AttrKind::TransparentUnion:
+          fail(a.loc, "'transparent_union' attribute only applies to unions and typedefs");
+        default:
+          break;
+        }
+      }
+    }
+    if (ds.has_alignas) {
+      if (width >= 0) fail(ds.alignas_loc, "'_Alignas' attribute cannot be applied to a bit-field");
+      if (ds.alignas_) {
+        uint32_t natural = alignOf(t.t, ds.alignas_loc, false);
+        if (ds.alignas_ < natural)
+          fail(ds.alignas_loc, "requested alignment is less than minimum alignment of " +
+                                   std::to_string(natural) + " for type '" + typeStr(t.t) + "'");
+        f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds.alignas_));
+      }
+    }
+    fields.push_back(f);
+    if (tok_.kind == Tok::Comma) {
+      consume();
+      continue;
+    }
+    if (tok_.kind == Tok::Semi) {
+      consume();
+      return;
+    }
+    if (tok_.kind == Tok::Eof)
+      fail(prev_.loc, "unterminated " + rd->displayName(ctx_) + " (missing '}')");
+    failUnexpected("';' at end of declaration list");
+  }
+}
+
+void Parser::checkRecord(RecordDecl* rd, const Loc& at) {
+  // Flexible array members.
+  size_t n = rd->fields.size();
+  for (size_t i = 0; i < n; ++i) {
+    const FieldDecl& f = rd->fields[i];
+    auto* arr = dyn<ArrayType>(stripTypedefs(f.type));
+    if (!arr || !arr->incomplete) continue;
+    std::string fname = std::string(f.name);
+    Loc l;
+    l.file = f.loc.file;
+    l.line = f.loc.line;
+    l.col = f.loc.col;
+    // Find a buffer position for the caret: the record's own location is good enough.
+    l = at;
+    l.line = f.loc.line;
+    l.col = f.loc.col;
+    l.file = f.loc.file;
+    if (rd->is_union) fail(at, "flexible array member '" + fname + "' in a union is not allowed");
+    if (i + 1 != n)
+      fail(at, "flexible array member '" + fname + "' with type '" + typeStr(f.type) +
+                   "' is not at the end of " + rd->displayName(ctx_));
+    bool others = false;
+    for (size_t j = 0; j < i; ++j)
+      if (!rd->fields[j].isUnnamedBitField()) others = true;
+    if (!others)
+      fail(at, "flexible array member '" + fname + "' not allowed in otherwise empty " +
+                   std::string(rd->is_union ? "union" : "struct"));
+    (void)l;
+  }
+  // Duplicate member names, looking through anonymous members.
+  std::vector<std::string_view> names;
+  std::vector<const RecordDecl*> stack{rd};
+  while (!stack.empty()) {
+    const RecordDecl* r = stack.back();
+    stack.pop_back();
+    for (const FieldDecl& f : r->fields) {
+      if (!f.name.empty()) {
+        names.push_back(f.name);
+      } else if (f.bit_width < 0) {
+        if (auto* rt = dyn<RecordType>(stripTypedefs(f.type))) stack.push_back(rt->decl);
+      }
+    }
+  }
+  if (names.size() > 1) {
+    std::vector<std::string_view> sorted = names;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 1; i < sorted.size(); ++i)
+      if (sorted[i] == sorted[i - 1])
+        fail(at, "duplicate member '" + std::string(sorted[i]) + "' in " + rd->displayName(ctx_));
+  }
+  rd->complete = true;
+  // transparent_union: clang drops it (with a warning) unless every member has the first
+  // member's size and at most its alignment, and the first member is not floating-point.
+  if (rd->transparent_union) {
+    bool keep = rd->is_union && !rd->fields.empty();
+    if (keep) {
+      const Type* first = stripTypedefs(rd->fields[0].type);
+      if (first->kind == TypeKind::Float || first->kind == TypeKind::Vector) keep = false;
+      if (keep) {
+        TypeLayout fl = layout_.of(rd->fields[0].type);
+        for (const FieldDecl& f : rd->fields) {
+          TypeLayout l = layout_.of(f.type);
+          if (l.size != fl.size || l.align > fl.align) keep = false;
+        }
+      }
+    }
+    rd->transparent_union = keep;
+  }
+  if (!rd->name.empty() && !builtinLoc(at))
+    tu_.records.push_back(rd);
+  else if (rd->name.empty() && !builtinLoc(at))
+    pending_anon_.push_back(rd);
+}
+
+void Parser::parseEnumBody(EnumDecl* ed, const Loc& open) {
+  consume(); // {
+  __int128 next = 0;
+  bool first = true;
+  const __int128 kMin = -(__int128(1) << 63);
+  const __int128 kMax = (__int128(1) << 64) - 1;
+  for (;;) {
+    if (tok_.kind == Tok::RBrace) break;
+    if (tok_.kind == Tok::Eof) fail(open, "unterminated enum (missing '}')");
+    if (tok_.kind != Tok::Ident || tok_.ident->keyword != kKwNone)
+      failUnexpected("an enumerator name");
+    Ident* name = tok_.ident;
+    Loc at = tok_.loc;
+    consume();
+    AttrList attrs;
+    parseAttributes(attrs);
+    __int128 value;
+    const Type* vt = nullptr;
+    if (tok_.kind == Tok::Equal) {
+      consume();
+      Loc eat = tok_.loc;
+      evalInt("enumerator value", eat, false, &value, &vt);
+      if (ed->fixed_underlying) {
+        unsigned bits = intBits(ed->underlying);
+        bool sgn = ed->underlying->is_signed;
+        __int128 lo = sgn ? -(__int128(1) << (bits - 1)) : 0;
+        __int128 hi = sgn ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
+        if (value < lo || value > hi)
+          fail(eat, "enumerator value is not representable in the underlying type '" +
+                        typeStr(ed->underlying) + "'");
+      }
+    } else {
+      value = first ? 0 : next;
+      if (value > kMax) fail(at, "enumerator value is not representable in any integer type");
+      if (ed->fixed_underlying) {
+        unsigned bits = intBits(ed->underlying);
+        bool sgn = ed->underlying->is_signed;
+        __int128 hi = sgn ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
+        if (value > hi) fail(at, "enumerator value is not representable in the underlying type");
+      } else if (!first && value == (__int128(1) << 31) && vt == nullptr) {
+        // clang C: the value after INT_MAX overflows int ("overflow in enumeration value").
+      }
+    }
+    if (value < kMin || value > kMax)
+      fail(at, "enumerator value is not representable in any integer type");
+    first = false;
+    next = value + 1;
+    Symbol* old = lookup(name);
+    if (old && old->depth == depth()) {
+      if (old->kind == Symbol::EnumConst)
+        fail(at, "redefinition of enumerator '" + std::string(name->name) + "'");
+      fail(at, "redefinition of '" + std::string(name->name) + "' as different kind of symbol");
+    }
+    Symbol* s = newSymbol(Symbol::EnumConst, at);
+    s->value = value;
+    // While the enum is being defined an enumerator has the type of its value.
+    const DataModel& d = ctx_.data();
+    auto fits = [&](IntKind k) {
+      unsigned bits = d.of(k).size * 8u;
+      bool sgn = k == IntKind::Int || k == IntKind::Long || k == IntKind::LongLong;
+      __int128 lo = sgn ? -(__int128(1) << (bits - 1)) : 0;
+      __int128 hi = sgn ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
+      return value >= lo && value <= hi;
+    };
+    const Type* st = int_;
+    if (ed->fixed_underlying)
+      st = ed->underlying;
+    else if (!fits(IntKind::Int)) {
+      for (IntKind k : {IntKind::Long, IntKind::LongLong, IntKind::ULongLong})
+        if (fits(k)) {
+          st = ctx_.intType(k);
+          break;
+        }
+    }
+    s->type = QType{st};
+    bind(name, s);
+    ed->enumerators.push_back({intern(name), value, srcLoc(at)});
+    if (tok_.kind == Tok::Comma) {
+      consume();
+      continue;
+    }
+    if (tok_.kind == Tok::RBrace) break;
+    if (tok_.kind == Tok::Eof) fail(open, "unterminated enum (missing '}')");
+    failUnexpected("',' or '}' after an enumerator");
+  }
+  consume(); // }
+  if (ed->enumerators.empty()) fail(open, "use of empty enum");
+}
+
+void Parser::finishEnum(EnumDecl* ed, const Loc& at) {
+  const DataModel& d = ctx_.data();
+  if (!ed->fixed_underlying) {
+    unsigned neg_bits = 0, pos_bits = 0;
+    for (const Enumerator& e : ed->enumerators) {
+      __int128 v = e.value;
+      if (v >= 0) {
+        unsigned b = 0;
+        for (unsigned __int128 u = (unsigned __int128)v; u; u >>= 1) ++b;
+        pos_bits = std::max(pos_bits, b);
+      } else {
+        // minimum signed bits: bits of ~v plus the sign bit
+        unsigned b = 1;
+        for (unsigned __int128 u = (unsigned __int128)(~v); u; u >>= 1) ++b;
+        neg_bits = std::max(neg_bits, b);
+      }
+    }
+    const unsigned cw = 8, sw = d.of(IntKind::Short).size * 8u, iw = d.of(IntKind::Int).size * 8u,
+                   lw = d.of(IntKind::Long).size * 8u, llw = d.of(IntKind::LongLong).size * 8u;
+    IntKind k;
+    bool packed = ed->packed;
+    if (neg_bits) {
+      if (packed && neg_bits <= cw && pos_bits < cw)
+        k = IntKind::SChar;
+      else if (packed && neg_bits <= sw && pos_bits < sw)
+        k = IntKind::Short;
+      else if (neg_bits <= iw && pos_bits < iw)
+        k = IntKind::Int;
+      else if (neg_bits <= lw && pos_bits < lw)
+        k = IntKind::Long;
+      else {
+        if (neg_bits > llw || pos_bits >= llw)
+          fail(at, "enumeration values exceed the range of the largest integer type");
+        k = IntKind::LongLong;
+      }
+    } else {
+      if (packed && pos_bits <= cw)
+        k = IntKind::UChar;
+      else if (packed && pos_bits <= sw)
+        k = IntKind::UShort;
+      else if (pos_bits <= iw)
+        k = IntKind::UInt;
+      else if (pos_bits <= lw)
+        k = IntKind::ULong;
+      else if (pos_bits <= llw)
+        k = IntKind::ULongLong;
+      else
+        fail(at, "enumeration values exceed the range of the largest integer type");
+    }
+    ed->underlying = ctx_.intType(k);
+  }
+  ed->complete = true;
+  // Enumerator types after the definition: C gives int when the value fits, else the enum's
+  // integer type; C++ gives the enum type itself; a fixed type gives that type.
+  bool cxx = lang_ == Language::CUDA || lang_ == Language::HIP;
+  unsigned iw = ctx_.data().of(IntKind::Int).size * 8u;
+  for (const Enumerator& e : ed->enumerators) {
+    Ident* id = ids_.get(e.name);
+    Symbol* s = lookup(id);
+    if (!s || s->kind != Symbol::EnumConst) continue;
+    bool fits_int = e.value >= -(__int128(1) << (iw - 1)) && e.value < (__int128(1) << (iw - 1));
+    if (cxx)
+      s->type = QType{ctx_.enumType(ed)};
+    else if (ed->fixed_underlying)
+      s->type = QType{ed->underlying};
+    else
+      s->type = QType{fits_int ? int_ : static_cast<const Type*>(ed->underlying)};
+  }
+  if (!builtinLoc(at)) tu_.enums.push_back(ed);
+}
+
+// ----- declarators ----------------------------------------------------------------------------
+
+void Parser::parseDeclarator(Declarator& d, DeclContext dc, bool abstract_ok, unsigned level) {
+  d.loc = tok_.loc;
+  parseDeclaratorLevel(d, d.chunks, dc, abstract_ok, level);
+}
+
+bool Parser::nestedDeclaratorFollows(DeclContext dc, bool abstract_ok) const {
+  // tok_ is '('.
+  if (!abstract_ok) return true;
+  const Token& n = const_cast<Parser*>(this)->peekTok(0);
+  switch (n.kind) {
+  case Tok::Star:
+  case Tok::Caret:
+  case Tok::LBracket:
+    return true;
+  case Tok::LParen:
+    return true;
+  case Tok::Ident:
+    if (n.ident->keyword == kKwAttribute) return true;
+    if (startsDeclSpec(n)) return false;
+    return dc != DeclContext::TypeName;
+  default:
+    return false;
+  }
+}
+
+void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
+                                  bool abstract_ok, unsigned level) {
+  if (level > kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
+  SmallVec<Chunk, 4> ptrs;
+  while (tok_.kind == Tok::Star || tok_.kind == Tok::Caret) {
+    if (tok_.kind == Tok::Caret) fail(tok_.loc, "blocks ('^') are not supported", true);
+    if (ptrs.size() > 4 * kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
+    Chunk c;
+    c.kind = Chunk::Pointer;
+    c.loc = tok_.loc;
+    consume();
+    for (;;) {
+      if (atAttribute()) {
+        AttrList attrs;
+        parseAttributes(attrs);
+        for (const Attr& a : attrs) {
+          if (a.kind == AttrKind::AddressSpace || a.kind == AttrKind::OpenCLAddrSpace) {
+            c.has_as = true;
+            c.as = a.kind == AttrKind::AddressSpace ? uint32_t(a.value) : a.as;
+          } else if (a.kind == AttrKind::VectorSize || a.kind == AttrKind::Mode ||
+                     a.kind == AttrKind::ExtVectorType) {
+            fail(a.loc, "'" + std::string(a.name) + "' attribute cannot be applied to a pointer");
+          } else if (a.kind == AttrKind::Kernel || a.kind == AttrKind::Vertex) {
+            d.chunk_attrs.push_back(a);
+          }
+        }
+        continue;
+      }
+      if (tok_.kind != Tok::Ident) break;
+      Kw kw = Kw(tok_.ident->keyword);
+      if (kw == kKwConst)
+        c.quals |= kQualConst;
+      else if (kw == kKwVolatile)
+        c.quals |= kQualVolatile;
+      else if (kw == kKwRestrict)
+        c.quals |= kQualRestrict;
+      else if (kw == kKwNullability || kw == kKwExtension) {
+      } else if (kw == kKwAtomic) {
+        fail(tok_.loc, "_Atomic is not supported", true);
+      } else if (kw == kKwAddrSpace) {
+        c.has_as = true;
+        c.as = as_keywords_[tok_.ident];
+      } else {
+        break;
+      }
+      consume();
+    }
+    ptrs.push_back(c);
+  }
+  SmallVec<Chunk, 4> inner;
+  if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone && dc != DeclContext::TypeName) {
+    d.name = tok_.ident;
+    d.name_loc = tok_.loc;
+    consume();
+  } else if (tok_.kind == Tok::LParen && nestedDeclaratorFollows(dc, abstract_ok)) {
+    Loc open = tok_.loc;
+    consume();
+    AttrList attrs;
+    parseAttributes(attrs); // e.g. void (__attribute__((noreturn)) *f)(void)
+    for (const Attr& a : attrs)
+      if (a.kind == AttrKind::Kernel || a.kind == AttrKind::Vertex) d.chunk_attrs.push_back(a);
+    parseDeclaratorLevel(d, inner, dc, abstract_ok, level + 1);
+    if (tok_.kind != Tok::RParen) {
+      if (tok_.kind == Tok::Eof) fail(open, "expected ')' to match this '('");
+      failUnexpected("')'");
+    }
+    consume();
+  } else if (!abstract_ok) {
+    if (tok_.kind == Tok::Ident && tok_.ident->keyword != kKwNone)
+      fail(tok_.loc, "expected identifier or '(' (found the keyword '" +
+                         std::string(tok_.ident->name) + "')");
+    failUnexpected("an identifier or '('");
+  }
+  SmallVec<Chunk, 4> suffixes;
+  bool first_dim = true;
+  for (;;) {
+    if (tok_.kind == Tok::LBracket && !atAttribute()) {
+      parseArraySuffix(suffixes, dc, first_dim && level == 0);
+      first_dim = false;
+      if (suffixes.size() > 4 * kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
+      if (suffixes.back().negative) {
+        std::string n = d.name ? "array '" + std::string(d.name->name) + "'" : "array";
+        fail(suffixes.back().size_loc, n + " has negative size");
+      }
+    } else if (tok_.kind == Tok::LParen) {
+      Chunk c;
+      c.kind = Chunk::Function;
+      c.loc = tok_.loc;
+      c.fn = parseParams(d, tok_.loc, level);
+      suffixes.push_back(c);
+    } else {
+      break;
+    }
+  }
+  for (size_t i = 0; i < ptrs.size(); ++i) out.push_back(ptrs[i]);
+  for (size_t i = suffixes.size(); i-- > 0;) out.push_back(suffixes[i]);
+  for (size_t i = 0; i < inner.size(); ++i) out.push_back(inner[i]);
+}
+
+void Parser::parseArraySuffix(SmallVec<Chunk, 4>& suffixes, DeclContext dc, bool first_dim) {
+  Chunk c;
+  c.kind = Chunk::Array;
+  c.loc = tok_.loc;
+  consume(); // [
+  if (dc == DeclContext::Param && first_dim) {
+    // C99: int a[static 4], int a[const]
+    for (;;) {
+      if (isKw(kKwStatic))
+        consume();
+      else if (isKw(kKwConst))
+        c.quals |= kQualConst, consume();
+      else if (isKw(kKwVolatile))
+        c.quals |= kQualVolatile, consume();
+      else if (isKw(kKwRestrict))
+        c.quals |= kQualRestrict, consume();
+      else
+        break;
+    }
+  }
+  c.size_loc = tok_.loc;
+  if (tok_.kind == Tok::RBracket) {
+    c.incomplete = true;
+  } else if (tok_.kind == Tok::Star && peekTok(0).kind == Tok::RBracket) {
+    if (dc != DeclContext::Param)
+      fail(tok_.loc, "star modifier used outside of function prototype");
+    consume();
+    c.vla = true;
+  } else {
+    ++nesting_;
+    Value v = parseAssign(true);
+    --nesting_;
+    v = rvalue(v, c.size_loc);
+    if (v.kind == Value::Float)
+      fail(c.size_loc, "size of array has non-integer type '" + typeStr(v.type) + "'");
+    if (v.kind != Value::Int || !v.known) {
+      if (dc != DeclContext::Param)
+        fail(c.size_loc, "array size is not an integer constant expression (variable length "
+                         "arrays are not supported here)");
+      c.vla = true;
+    } else {
+      __int128 n = signedValue(v);
+      if (intSigned(v.type) && n < 0)
+        c.negative = true;
+      else {
+        unsigned __int128 u = intSigned(v.type) ? (unsigned __int128)n : v.bits;
+        if (u > (unsigned __int128)UINT64_MAX) fail(c.size_loc, "array is too large");
+        c.count = uint64_t(u);
+      }
+    }
+  }
+  if (tok_.kind != Tok::RBracket) failUnexpected("']'");
+  consume();
+  suffixes.push_back(c);
+}
+
+FunctionType* Parser::parseParams(Declarator& d, const Loc& at, unsigned level) {
+  consume(); // (
+  FunctionType* fn = ctx_.createFunctionType();
+  if (tok_.kind == Tok::RParen) {
+    consume();
+    // C17: () declares a function without a prototype; C++ (CUDA/HIP): no parameters.
+    fn->prototyped = lang_ == Language::CUDA || lang_ == Language::HIP || lang_ == Language::OpenCL;
+    return fn;
+  }
+  // K&R identifier list (only meaningful in a definition).
+  if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone && !isTypeName(tok_) &&
+      (peekTok(0).kind == Tok::Comma || peekTok(0).kind == Tok::RParen) && lang_ == Language::C) {
+    Symbol* s = lookup(tok_.ident);
+    if (!s || s->kind != Symbol::Typedef) {
+      fn->prototyped = false;
+      d.knr_names.clear();
+      for (;;) {
+        if (tok_.kind != Tok::Ident || tok_.ident->keyword != kKwNone)
+          failUnexpected("an identifier in the parameter list");
+        d.knr_names.push_back(tok_.ident);
+        consume();
+        if (tok_.kind == Tok::Comma) {
+          consume();
+          continue;
+        }
+        if (tok_.kind == Tok::RParen) break;
+        failUnexpected("',' or ')' in the parameter list");
+      }
+      consume();
+      d.has_knr = true;
+      return fn;
+    }
+  }
+  pushScope();
+  for (;;) {
+    if (tok_.kind == Tok::Ellipsis) {
+      if (fn->params.empty()) fail(tok_.loc, "ISO C requires a named parameter before '...'");
+      fn->variadic = true;
+      consume();
+      if (tok_.kind != Tok::RParen) failUnexpected("')' after '...'");
+      break;
+    }
+    Loc pstart = tok_.loc;
+    DeclSpec ps;
+    parseDeclSpec(ps, DeclContext::Param);
+    if (!ps.any) {
+      if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone)
+        fail(tok_.loc, "unknown type name '" + std::string(tok_.ident->name) + "'");
+      if (tok_.kind == Tok::Eof) fail(at, "expected ')' to match this '('");
+      failUnexpected("a parameter declaration");
+    }
+    if (ps.storage != kKwNone && ps.storage != kKwRegister)
+      fail(ps.storage_loc, "invalid storage class specifier in function declarator");
+    QType pb = finishDeclSpec(ps, DeclContext::Param);
+    Declarator pd;
+    parseDeclarator(pd, DeclContext::Param, true, level + 1);
+    parseAttributes(pd.attrs);
+    FunctionType* inner_fn = nullptr;
+    QType pt = buildType(ps, pb, pd, DeclContext::Param, &inner_fn);
+    Loc ploc = pd.name ? pd.name_loc : pstart;
+    const Type* c = stripTypedefs(pt.t);
+    if (c->kind == TypeKind::Void) {
+      if (fn->params.empty() && !pd.name && tok_.kind == Tok::RParen && pt.t->quals == 0 &&
+          pd.chunks.empty()) {
+        break; // (void)
+      }
+      if (pd.name) fail(ploc, "argument may not have 'void' type");
+      fail(ploc, "'void' must be the first and only parameter if specified");
+    }
+    if (pt.has_as && c->kind != TypeKind::Array)
+      fail(ploc, "parameter may not be qualified with an address space");
+    ParamDecl p;
+    p.name = pd.name ? intern(pd.name) : std::string_view();
+    p.type = pt.t;
+    p.loc = srcLoc(ploc);
+    if (pd.name) {
+      Symbol* old = lookup(pd.name);
+      if (old && old->depth == depth())
+        fail(pd.name_loc, "redefinition of parameter '" + std::string(pd.name->name) + "'");
+      Symbol* s = newSymbol(Symbol::Param, pd.name_loc);
+      s->type = pt;
+      bind(pd.name, s);
+    }
+    if (fn->params.size() > 100000) fail(ploc, "too many parameters");
+    fn->params.push_back(p);
+    if (tok_.kind == Tok::Comma) {
+      consume();
+      continue;
+    }
+    if (tok_.kind == Tok::RParen) break;
+    if (tok_.kind == Tok::Eof) fail(at, "expected ')' to match this '('");
+    failUnexpected("',' or ')' in the parameter list");
+  }
+  popScope();
+  consume(); // )
+  return fn;
+}
+
+QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclContext dc,
+                        FunctionType** outer_fn) {
+  QType t = base;
+  FunctionType* last_fn = nullptr;
+  std::string who = d.name ? "'" + std::string(d.name->name) + "'" : std::string("type name");
+  for (size_t i = 0; i < d.chunks.size(); ++i) {
+    const Chunk& c = d.chunks[i];
+    last_fn = nullptr;
+    switch (c.kind) {
+    case Chunk::Pointer:
+      t.t = ctx_.pointerTo(t.t, t.has_as ? t.as : 0);
+      t.has_as = c.has_as;
+      t.as = c.as;
+      if (c.quals) t.t = ctx_.qualified(t.t, c.quals);
+      break;
+    case Chunk::Array: {
+      const Type* e = stripTypedefs(t.t);
+      if (e->kind == TypeKind::Function) fail(c.loc, who + " declared as array of functions");
+      if (e->kind == TypeKind::Void) fail(c.loc, "array has incomplete element type 'void'");
+      if (auto* r = dyn<RecordType>(e); r && !r->decl->complete)
+        fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
+      if (auto* en = dyn<EnumType>(e); en && !en->decl->complete)
+        fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
+      if (auto* a = dyn<ArrayType>(e); a && a->incomplete)
+        fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
+      if (c.incomplete || c.vla) {
+        t.t = ctx_.incompleteArrayOf(t.t);
+      } else {
+        if (c.count) {
+          uint64_t esize = sizeOf(t.t, c.loc, "array");
+          unsigned max_bits =
+              std::min(61u, unsigned(ctx_.data().of(ctx_.data().size_type).size) * 8u);
+          unsigned __int128 total = (unsigned __int128)esize * c.count;
+          if (total >= ((unsigned __int128)1 << max_bits))
+            fail(c.size_loc, "array is too large (" + std::to_string(c.count) + " elements)");
+        }
+        t.t = ctx_.arrayOf(t.t, c.count);
+      }
+      if (c.quals && dc == DeclContext::Param) {
+        // int a[const 3]: the qualifiers go to the adjusted pointer; keep them on the array.
+        t.t = ctx_.qualified(t.t, c.quals);
+      }
+      break;
+    }
+    case Chunk::Function: {
+      const Type* r = stripTypedefs(t.t);
+      if (r->kind == TypeKind::Function) fail(c.loc, "function cannot return function type");
+      if (r->kind == TypeKind::Array) fail(c.loc, "function cannot return array type");
+      if (t.has_as && t.as != 0) fail(c.loc, "return type cannot be qualified with address space");
+      c.fn->result = t.t;
+      t = QType{c.fn};
+      last_fn = c.fn;
+      break;
+    }
+    }
+  }
+  bool is_typedef = ds.storage == kKwTypedef;
+  // Attributes after the declarator apply to the declared type (type attributes) or to the
+  // declaration; mode and ext_vector_type are declaration attributes that change the type.
+  for (const Attr& a : ds.attrs)
+    if (a.kind == AttrKind::Mode || a.kind == AttrKind::ExtVectorType)
+      t = applyTypeAttr(a, t, is_typedef);
+  for (const Attr& a : d.attrs)
+    if (a.kind == AttrKind::Mode || a.kind == AttrKind::ExtVectorType ||
+        a.kind == AttrKind::VectorSize || a.kind == AttrKind::AddressSpace ||
+        a.kind == AttrKind::OpenCLAddrSpace)
+      t = applyTypeAttr(a, t, is_typedef);
+  if (outer_fn) *outer_fn = last_fn;
+  return t;
+}
+
+QType Parser::parseTypeName(const Loc& at) {
+  DeclSpec ds;
+  parseDeclSpec(ds, DeclContext::TypeName);
+  if (!ds.any) failUnexpected("a type name");
+  QType base = finishDeclSpec(ds, DeclContext::TypeName);
+  Declarator d;
+  parseDeclarator(d, DeclContext::TypeName, true);
+  parseAttributes(d.attrs);
+  (void)at;
+  return buildType(ds, base, d, DeclContext::TypeName, nullptr);
+}
+
+// ----- declarations ---------------------------------------------------------------------------
+
+void Parser::skipAsm() {
+  consume(); // asm
+  while (tok_.kind == Tok::Ident &&
+         (isKw(kKwVolatile) || isKw(kKwInline) || tok_.ident->name == "goto"))
+    consume();
+  if (tok_.kind != Tok::LParen) failUnexpected("'(' after 'asm'");
+  skipBalanced(Tok::LParen, Tok::RParen);
+}
+
+void Parser::skipInitializer() {
+  Loc at = tok_.loc;
+  int depth = 0;
+  for (;;) {
+    switch (tok_.kind) {
+    case Tok::Eof:
+      fail(at, "expected ';' after the initializer");
+    case Tok::LParen:
+    case Tok::LBracket:
+    case Tok::LBrace:
+      ++depth;
+      break;
+    case Tok::RParen:
+    case Tok::RBracket:
+    case Tok::RBrace:
+      if (--depth < 0) failUnexpected("an expression");
+      break;
+    case Tok::Comma:
+    case Tok::Semi:
+      if (depth == 0) return;
+      break;
+    default:
+      break;
+    }
+    consume();
+  }
+}
+
+void Parser::skipFunctionBody() {
+  Loc open = tok_.loc;
+  unsigned depth = 0;
+  for (;;) {
+    if (tok_.kind == Tok::Eof) fail(open, "expected '}' to end the function body");
+    if (tok_.kind == Tok::LBrace)
+      ++depth;
+    else if (tok_.kind == Tok::RBrace && --depth == 0) {
+      consume();
+      return;
+    }
+    consume();
+  }
+}
+
+void Parser::parseStaticAssert() {
+  Loc at = tok_.loc;
+  consume();
+  expect(Tok::LParen, "after '_Static_assert'");
+  Loc eat = tok_.loc;
+  ++nesting_;
+  Value v = parseConditional(true);
+  --nesting_;
+  v = rvalue(v, eat);
+  std::string msg;
+  if (tok_.kind == Tok::Comma) {
+    consume();
+    if (tok_.kind != Tok::String) failUnexpected("a string literal");
+    while (tok_.kind == Tok::String) {
+      LiteralPrefix prefix;
+      std::vector<uint32_t> units;
+      std::string err = decodeLiteral(tok_.text(), pp_.wcharBits(), prefix, units);
+      if (!err.empty()) fail(tok_.loc, err);
+      for (uint32_t u : units) msg += u < 0x80 ? char(u) : '?';
+      consume();
+    }
+  }
+  expect(Tok::RParen, "after the static assertion");
+  if (v.kind != Value::Int || !v.known || v.folded)
+    fail(eat, "static assertion expression is not an integral constant expression");
+  if (isZero(v))
+    fail(at,
+         msg.empty() ? std::string("static assertion failed") : "static assertion failed: " + msg);
+  if (tok_.kind != Tok::Semi) failUnexpected("';' after the static assertion");
+  consume();
+}
+
+void Parser::applyFunctionAttrs(const AttrList& attrs, FunctionType* fn, const Declarator& d) {
+  for (const Attr& a : attrs) {
+    if (a.kind == AttrKind::Kernel) {
+      if (!fn) fail(a.loc, "'" + std::string(a.name) + "' attribute only applies to functions");
+      fn->fkind = FunctionKind::Kernel;
+    } else if (a.kind == AttrKind::Vertex) {
+      if (!fn) fail(a.loc, "'" + std::string(a.name) + "' attribute only applies to functions");
+      fn->fkind = FunctionKind::Vertex;
+    }
+  }
+  (void)d;
+}
+
+bool Parser::sameType(const Type* a, const Type* b) const {
+  if (a == b) return true;
+  if (!a || !b) return false;
+  if (a->quals != b->quals) {
+    // Typedef sugar may carry the qualifiers on either side.
+    const Type* ca = stripTypedefs(a);
+    const Type* cb = stripTypedefs(b);
+    uint8_t qa = a->quals, qb = b->quals;
+    for (const Type* t = a; t->unqualified->kind == TypeKind::Typedef;) {
+      t = static_cast<const TypedefType*>(t->unqualified)->decl->underlying;
+      qa |= t->quals;
+    }
+    for (const Type* t = b; t->unqualified->kind == TypeKind::Typedef;) {
+      t = static_cast<const TypedefType*>(t->unqualified)->decl->underlying;
+      qb |= t->quals;
+    }
+    if (qa != qb) return false;
+    return sameType(ca, cb);
+  }
+  const Type* ca = stripTypedefs(a);
+  const Type* cb = stripTypedefs(b);
+  if (ca == cb) return true;
+  if (ca->kind != cb->kind) return false;
+  switch (ca->kind) {
+  case TypeKind::Pointer: {
+    auto* pa = static_cast<const PointerType*>(ca);
+    auto* pb = static_cast<const PointerType*>(cb);
+    return pa->address_space == pb->address_space && sameType(pa->pointee, pb->pointee);
+  }
+  case TypeKind::Array: {
+    auto* aa = static_cast<const ArrayType*>(ca);
+    auto* ab = static_cast<const ArrayType*>(cb);
+    return aa->incomplete == ab->incomplete && aa->count == ab->count &&
+           sameType(aa->element, ab->element);
+  }
+  case TypeKind::Vector: {
+    auto* va = static_cast<const VectorType*>(ca);
+    auto* vb = static_cast<const VectorType*>(cb);
+    return va->count == vb->count && va->vkind == vb->vkind && sameType(va->element, vb->element);
+  }
+  case TypeKind::Complex:
+    return sameType(static_cast<const ComplexType*>(ca)->element,
+                    static_cast<const ComplexType*>(cb)->element);
+  case TypeKind::Function:
+    return compatibleFunction(static_cast<const FunctionType*>(ca),
+                              static_cast<const FunctionType*>(cb));
+  case TypeKind::Int: {
+    auto* ia = static_cast<const IntType*>(ca);
+    auto* ib = static_cast<const IntType*>(cb);
+    return ia->ikind == ib->ikind && ia->is_bitint == ib->is_bitint && ia->bits == ib->bits &&
+           ia->is_signed == ib->is_signed;
+  }
+  case TypeKind::OpenCL: {
+    auto* oa = static_cast<const OpenCLType*>(ca);
+    auto* ob = static_cast<const OpenCLType*>(cb);
+    return oa->okind == ob->okind && oa->access == ob->access &&
+           (oa->pipe_element == ob->pipe_element || sameType(oa->pipe_element, ob->pipe_element));
+  }
+  default:
+    return false;
+  }
+}
+
+bool Parser::compatibleFunction(const FunctionType* a, const FunctionType* b) const {
+  if (!sameType(a->result->unqualified, b->result->unqualified) && !sameType(a->result, b->result))
+    return false;
+  if (!a->prototyped || !b->prototyped) return true;
+  if (a->variadic != b->variadic || a->params.size() != b->params.size()) return false;
+  auto adjust = [this](const Type* t) -> const Type* {
+    const Type* c = stripTypedefs(t);
+    if (auto* arr = dyn<ArrayType>(c))
+      return const_cast<TypeContext&>(ctx_).pointerTo(arr->element);
+    if (c->kind == TypeKind::Function) return const_cast<TypeContext&>(ctx_).pointerTo(c);
+    return t;
+  };
+  for (size_t i = 0; i < a->params.size(); ++i) {
+    const Type* pa = adjust(a->params[i].type);
+    const Type* pb = adjust(b->params[i].type);
+    if (!sameType(pa->unqualified, pb->unqualified) &&
+        !sameType(stripTypedefs(pa)->unqualified, stripTypedefs(pb)->unqualified))
+      return false;
+  }
+  return true;
+}
+
+void Parser::declareTypedef(DeclSpec& ds, QType t, Declarator& d) {
+  Ident* name = d.name;
+  if (ds.has_alignas) fail(ds.alignas_loc, "'_Alignas' attribute cannot be applied to a typedef");
+  if (ds.kernel) fail(ds.loc, "'kernel' can only be used with functions");
+  uint32_t aligned = 0;
+  bool transparent = false;
+  for (const AttrList* list : {&ds.attrs, &d.attrs}) {
+    for (const Attr& a : *list) {
+      if (a.kind == AttrKind::Aligned)
+        aligned = std::max<uint32_t>(aligned, uint32_t(attrAlignment(a)));
+      else if (a.kind == AttrKind::TransparentUnion)
+        transparent = true;
+      else if (a.kind == AttrKind::Kernel || a.kind == AttrKind::Vertex)
+        fail(a.loc, "'" + std::string(a.name) + "' attribute only applies to functions");
+    }
+  }
+  Symbol* old = lookup(name);
+  if (old && old->depth == depth()) {
+    if (old->kind != Symbol::Typedef)
+      fail(d.name_loc,
+           "redefinition of '" + std::string(name->name) + "' as different kind of symbol");
+    const Type* prev = old->td->underlying;
+    if (!sameType(prev, t.t) || old->type.as != t.as || old->td->aligned != aligned)
+      fail(d.name_loc, "typedef redefinition with different types ('" + typeStr(t.t) + "' vs '" +
+                           typeStr(prev) + "')");
+    return; // C11: the same typedef may be repeated
+  }
+  TypedefDecl* td = ctx_.createTypedef(intern(name), t.t, srcLoc(d.name_loc));
+  td->aligned = aligned;
+  td->builtin = builtinLoc(d.name_loc);
+  if (t.has_as) typedef_as_[td] = t.as;
+  Symbol* s = newSymbol(Symbol::Typedef, d.name_loc);
+  s->td = td;
+  s->type = QType{ctx_.typedefType(td), t.as, t.has_as};
+  bind(name, s);
+  // A typedef names the anonymous struct, union or enum it declares.
+  if (ds.record && ds.tag_defined && ds.record->name.empty() && ds.record->typedef_name.empty() &&
+      t.t == ctx_.recordType(ds.record)) {
+    ds.record->typedef_name = td->name;
+    auto it = std::find(pending_anon_.begin(), pending_anon_.end(), ds.record);
+    if (it != pending_anon_.end()) {
+      pending_anon_.erase(it);
+      tu_.records.push_back(ds.record);
+    }
+  }
+  if (ds.enum_ && ds.tag_defined && ds.enum_->name.empty() && ds.enum_->typedef_name.empty() &&
+      t.t == ctx_.enumType(ds.enum_))
+    ds.enum_->typedef_name = td->name;
+  if (transparent) {
+    auto* rt = dyn<RecordType>(stripTypedefs(t.t));
+    if (rt && rt->decl->is_union && rt->decl->complete) {
+      RecordDecl* rd = rt->decl;
+      bool keep = !rd->fields.empty();
+      if (keep) {
+        const Type* first = stripTypedefs(rd->fields[0].type);
+        if (first->kind == TypeKind::Float || first->kind == TypeKind::Vector) keep = false;
+        if (keep) {
+          TypeLayout fl = layout_.of(rd->fields[0].type);
+          for (const FieldDecl& f : rd->fields) {
+            TypeLayout l = layout_.of(f.type);
+            if (l.size != fl.size || l.align > fl.align) keep = false;
+          }
+        }
+      }
+      if (keep) rd->transparent_union = true;
+    }
+  }
+  if (!td->builtin) tu_.typedefs.push_back(td);
+}
+
+void Parser::declareFunction(DeclSpec& ds, QType t, Declarator& d, FunctionType* fn,
+                             bool is_definition) {
+  (void)t;
+  if (ds.kernel) fn->fkind = FunctionKind::Kernel;
+  applyFunctionAttrs(ds.attrs, fn, d);
+  applyFunctionAttrs(d.attrs, fn, d);
+  applyFunctionAttrs(d.chunk_attrs, fn, d);
+  if (ds.has_alignas) fail(ds.alignas_loc, "'_Alignas' attribute cannot be applied to a function");
+  Ident* name = d.name;
+  Symbol* old = lookup(name);
+  if (old && old->depth == depth()) {
+    if (old->kind != Symbol::Func)
+      fail(d.name_loc,
+           "redefinition of '" + std::string(name->name) + "' as different kind of symbol");
+    FunctionDecl* fd = old->fd;
+    if (!compatibleFunction(fd->type, fn))
+      fail(d.name_loc, "conflicting types for '" + std::string(name->name) + "'");
+    if (is_definition && fd->is_definition)
+      fail(d.name_loc, "redefinition of '" + std::string(name->name) + "'");
+    if (fn->fkind == FunctionKind::Normal && fd->type->fkind != FunctionKind::Normal)
+      fn->fkind = fd->type->fkind;
+    // Keep the most informative type: a prototype over none, a definition's names.
+    if (is_definition || !fd->type->prototyped) {
+      if (!fn->prototyped && fd->type->prototyped) {
+        // K&R definition after a prototype: the prototype decides the calling convention.
+      } else {
+        fd->type = fn;
+      }
+    }
+    if (is_definition) fd->is_definition = true;
+    if (ds.storage == kKwStatic) fd->is_static = true;
+    return;
+  }
+  FunctionDecl* fd = ctx_.createFunction(intern(name), fn, srcLoc(d.name_loc));
+  fd->is_definition = is_definition;
+  fd->is_static = ds.storage == kKwStatic;
+  Symbol* s = newSymbol(Symbol::Func, d.name_loc);
+  s->fd = fd;
+  s->type = QType{fn};
+  bind(name, s);
+  if (!builtinLoc(d.name_loc)) tu_.functions.push_back(fd);
+}
+
+void Parser::declare(DeclSpec& ds, QType t, Declarator& d, bool is_definition) {
+  if (!d.name) fail(d.loc, "declaration does not declare anything");
+  FunctionType* fn = dyn<FunctionType>(stripTypedefs(t.t))
+                         ? const_cast<FunctionType*>(dyn<FunctionType>(stripTypedefs(t.t)))
+                         : nullptr;
+  if (ds.storage == kKwTypedef) {
+    declareTypedef(ds, t, d);
+    return;
+  }
+  if (fn) {
+    if (fn != dyn<FunctionType>(t.t)) {
+      // Declared through a typedef of a function type: copy it so the declaration owns it.
+      FunctionType* copy = ctx_.createFunctionType();
+      copy->result = fn->result;
+      copy->params = fn->params;
+      copy->variadic = fn->variadic;
+      copy->prototyped = fn->prototyped;
+      copy->fkind = fn->fkind;
+      fn = copy;
+    }
+    declareFunction(ds, t, d, fn, is_definition);
+    return;
+  }
+  if (ds.kernel) fail(ds.loc, "'kernel' can only be used with functions");
+  for (const AttrList* list : {&ds.attrs, &d.attrs, &d.chunk_attrs})
+    for (const Attr& a : *list)
+      if (a.kind == AttrKind::Kernel || a.kind == AttrKind::Vertex)
+        fail(a.loc, "'" + std::string(a.name) + "' attribute only applies to functions");
+  Symbol* old = lookup(d.name);
+  if (old && old->depth == depth() && old->kind != Symbol::Var)
+    fail(d.name_loc,
+         "redefinition of '" + std::string(d.name->name) + "' as different kind of symbol");
+  if (old && old->depth == depth()) {
+    // A compatible redeclaration completes an incomplete array type.
+    if (auto* a = dyn<ArrayType>(stripTypedefs(old->type.t)); a && a->incomplete) old->type = t;
+    return;
+  }
+  Symbol* s = newSymbol(Symbol::Var, d.name_loc);
+  s->type = t;
+  bind(d.name, s);
+}
+
+void Parser::handleTagOnlyDecl(DeclSpec& ds) {
+  // `struct S;`, `enum E {...};`, or a declaration that declares nothing (clang warns).
+  (void)ds;
+}
+
+void Parser::parseExternalDeclaration() {
+  if (tok_.kind == Tok::Semi) {
+    consume();
+    return;
+  }
+  if (isKw(kKwStaticAssert)) {
+    parseStaticAssert();
+    return;
+  }
+  if (isKw(kKwAsm)) {
+    skipAsm();
+    if (tok_.kind != Tok::Semi) failUnexpected("';' after top-level asm");
+    consume();
+    return;
+  }
+  if ((lang_ == Language::CUDA || lang_ == Language::HIP) && isKw(kKwExtern) &&
+      peekTok(0).kind == Tok::String && peekTok(1).kind == Tok::LBrace) {
+    consume();
+    if (tok_.text() != "\"C\"" && tok_.text() != "\"C++\"")
+      fail(tok_.loc, "unknown linkage language " + std::string(tok_.text()));
+    consume();
+    Loc open = tok_.loc;
+    consume();
+    if (++nesting_ > kMaxNesting) fail(open, "linkage specifications nested too deeply");
+    while (tok_.kind != Tok::RBrace) {
+      if (tok_.kind == Tok::Eof) fail(open, "expected '}' to end the linkage specification");
+      parseExternalDeclaration();
+    }
+    --nesting_;
+    consume();
+    return;
+  }
+  Loc start = tok_.loc;
+  DeclSpec ds;
+  parseDeclSpec(ds, DeclContext::File);
+  if (!ds.any) {
+    if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) {
+      Symbol* s = lookup(tok_.ident);
+      if (!s) fail(tok_.loc, "unknown type name '" + std::string(tok_.ident->name) + "'");
+      fail(tok_.loc, "expected a declaration (found '" + std::string(tok_.ident->name) + "')");
+    }
+    if (tok_.kind == Tok::RBrace) fail(tok_.loc, "extraneous closing brace ('}')");
+    failUnexpected("a declaration");
+  }
+  QType base = finishDeclSpec(ds, DeclContext::File);
+  if (tok_.kind == Tok::Semi) {
+    handleTagOnlyDecl(ds);
+    consume();
+    return;
+  }
+  if (ds.tag_defined) {
+    // After a struct/union/enum body only a declarator or ';' may follow.
+    bool declarator_start =
+        tok_.kind == Tok::Star || tok_.kind == Tok::LParen || tok_.kind == Tok::Caret ||
+        (tok_.kind == Tok::Ident &&
+         (tok_.ident->keyword == kKwNone || tok_.ident->keyword == kKwAttribute ||
+          tok_.ident->keyword == kKwConst || tok_.ident->keyword == kKwVolatile)) ||
+        atAttribute();
+    if (!declarator_start) {
+      Loc after = prev_.loc;
+      after.col += prev_.len;
+      after.offset += prev_.len;
+      const char* what = ds.record ? (ds.record->is_union ? "union" : "struct") : "enum";
+      fail(after, std::string("expected ';' after ") + what);
+    }
+  }
+  (void)start;
+  for (;;) {
+    Declarator d;
+    parseDeclarator(d, DeclContext::File, false);
+    for (;;) {
+      if (atAttribute()) {
+        parseAttributes(d.attrs);
+        continue;
+      }
+      if (isKw(kKwAsm)) {
+        skipAsm(); // asm label
+        continue;
+      }
+      break;
+    }
+    FunctionType* fn = nullptr;
+    QType t = buildType(ds, base, d, DeclContext::File, &fn);
+    bool knr_body = fn && d.has_knr && startsDeclSpec(tok_);
+    if (fn && (tok_.kind == Tok::LBrace || knr_body)) {
+      if (ds.storage == kKwTypedef) fail(tok_.loc, "function definition declared 'typedef'");
+      if (d.has_knr) {
+        // K&R parameter declarations, then the body.
+        std::vector<std::pair<Ident*, const Type*>> decls;
+        while (tok_.kind != Tok::LBrace) {
+          if (tok_.kind == Tok::Eof) failUnexpected("'{' to begin the function body");
+          DeclSpec ps;
+          parseDeclSpec(ps, DeclContext::Param);
+          if (!ps.any) failUnexpected("a parameter declaration");
+          QType pb = finishDeclSpec(ps, DeclContext::Param);
+          for (;;) {
+            Declarator pd;
+            parseDeclarator(pd, DeclContext::Param, false);
+            QType pt = buildType(ps, pb, pd, DeclContext::Param, nullptr);
+            if (std::find(d.knr_names.begin(), d.knr_names.end(), pd.name) == d.knr_names.end())
+              fail(pd.name_loc, "parameter named '" + std::string(pd.name->name) +
+                                    "' is missing from the identifier list");
+            decls.emplace_back(pd.name, pt.t);
+            if (tok_.kind == Tok::Comma) {
+              consume();
+              continue;
+            }
+            break;
+          }
+          if (tok_.kind != Tok::Semi) failUnexpected("';' after the parameter declaration");
+          consume();
+        }
+        for (Ident* n : d.knr_names) {
+          const Type* pt = int_; // undeclared parameters default to int
+          for (auto& [id, ty] : decls)
+            if (id == n) pt = ty;
+          fn->params.push_back({intern(n), pt, srcLoc(d.name_loc)});
+        }
+      }
+      declare(ds, t, d, true);
+      skipFunctionBody();
+      return;
+    }
+    if (d.has_knr)
+      fail(d.name_loc, "a parameter list without types is only allowed in a function definition");
+    if (tok_.kind == Tok::Equal) {
+      if (ds.storage == kKwTypedef)
+        fail(tok_.loc, "illegal initializer (only variables can be initialized)");
+      if (fn) fail(tok_.loc, "illegal initializer (only variables can be initialized)");
+      consume();
+      skipInitializer();
+    }
+    declare(ds, t, d, false);
+    if (tok_.kind == Tok::Comma) {
+      consume();
+      continue;
+    }
+    if (tok_.kind == Tok::Semi) {
+      consume();
+      return;
+    }
+    if (tok_.kind == Tok::Eof || (tok_.flags & kTokAtLineStart)) {
+      Loc after = prev_.loc;
+      after.col += prev_.len;
+      after.offset += prev_.len;
+      fail(after, "expected ';' after top level declarator");
+    }
+    failUnexpected("';' after top level declarator");
+  }
+}
+
+// ----- constant expressions -------------------------------------------------------------------
+
+unsigned Parser::intBits(const Type* t) const {
+  t = stripTypedefs(t);
+  if (t->kind == TypeKind::Enum) {
+    const IntType* u = static_cast<const EnumType*>(t)->decl->underlying;
+    t = u ? static_cast<const Type*>(u) : int_;
+  }
+  if (t->kind != TypeKind::Int) return 0;
+  auto* it = static_cast<const IntType*>(t);
+  if (it->is_bitint) return it->bits;
+  return ctx_.data().of(it->ikind).size * 8u;
+}
+
+bool Parser::intSigned(const Type* t) const {
+  t = stripTypedefs(t);
+  if (t->kind == TypeKind::Enum) {
+    const IntType* u = static_cast<const EnumType*>(t)->decl->underlying;
+    return u ? u->is_signed : true;
+  }
+  if (t->kind == TypeKind::Int) return static_cast<const IntType*>(t)->is_signed;
+  return false;
+}
+
+unsigned __int128 Parser::truncate(unsigned __int128 v, const Type* t) const {
+  unsigned bits = intBits(t);
+  if (bits == 0 || bits >= 128) return v;
+  unsigned __int128 mask = ((unsigned __int128)1 << bits) - 1;
+  v &= mask;
+  if (intSigned(t) && ((v >> (bits - 1)) & 1)) v |= ~mask;
+  return v;
+}
+
+__int128 Parser::signedValue(const Value& v) const {
+  return (__int128)v.bits;
+}
+
+bool Parser::isZero(const Value& v) const {
+  if (v.kind == Value::Float) return v.f == 0;
+  return v.bits == 0;
+}
+
+Value Parser::intValue(const Type* t, unsigned __int128 v, bool known) {
+  Value r;
+  r.kind = Value::Int;
+  r.type = t;
+  r.bits = truncate(v, t);
+  r.known = known;
+  return r;
+}
+
+const Type* Parser::promote(const Type* t) {
+  const Type* c = stripTypedefs(t);
+  if (c->kind == TypeKind::Enum) {
+    const IntType* u = static_cast<const EnumType*>(c)->decl->underlying;
+    c = u ? static_cast<const Type*>(u) : int_;
+  }
+  if (c->kind != TypeKind::Int) return c;
+  auto* it = static_cast<const IntType*>(c->unqualified);
+  if (it->is_bitint) return it;
+  if (intRank(it->ikind) < intRank(IntKind::Int)) {
+    unsigned bits = intBits(it);
+    unsigned ib = intBits(int_);
+    if (bits < ib || (bits == ib && it->is_signed) || it->ikind == IntKind::Bool) return int_;
+    return ctx_.intType(IntKind::UInt);
+  }
+  return it;
+}
+
+const Type* Parser::usualArith(const Type* a, const Type* b) {
+  const Type* ca = stripTypedefs(a);
+  const Type* cb = stripTypedefs(b);
+  if (ca->kind == TypeKind::Float || cb->kind == TypeKind::Float) {
+    auto rank = [](const Type* t) {
+      if (t->kind != TypeKind::Float) return -1;
+      switch (static_cast<const FloatType*>(t)->fkind) {
+      case FloatKind::Fp16:
+      case FloatKind::Float16:
+      case FloatKind::BFloat16:
+        return 0;
+      case FloatKind::Float:
+        return 1;
+      case FloatKind::Double:
+        return 2;
+      case FloatKind::LongDouble:
+        return 3;
+      case FloatKind::Float128:
+        return 4;
+      }
+      return 1;
+    };
+    const Type* r = rank(ca) >= rank(cb) ? ca : cb;
+    if (static_cast<const FloatType*>(r)->fkind == FloatKind::Fp16)
+      r = ctx_.floatType(FloatKind::Float);
+    return r->unqualified;
+  }
+  const IntType* ia = static_cast<const IntType*>(promote(a));
+  const IntType* ib = static_cast<const IntType*>(promote(b));
+  if (ia == ib) return ia;
+  auto rank = [&](const IntType* t) {
+    return t->is_bitint ? int(t->bits) * 16 : intRank(t->ikind) * 1000;
+  };
+  if (ia->is_signed == ib->is_signed) return rank(ia) >= rank(ib) ? ia : ib;
+  const IntType* u = ia->is_signed ? ib : ia;
+  const IntType* s = ia->is_signed ? ia : ib;
+  if (rank(u) >= rank(s)) return u;
+  if (intBits(s) > intBits(u)) return s;
+  if (s->is_bitint) return ctx_.bitIntType(s->bits, false);
+  return ctx_.intType(toUnsignedKind(s->ikind));
+}
+
+namespace {
+long double roundTo(long double v, const Type* t, const DataModel& d) {
+  auto* ft = dyn<FloatType>(stripTypedefs(t));
+  if (!ft) return v;
+  FloatFormat f = d.float_formats[size_t(ft->fkind)];
+  if (f == FloatFormat::IEEESingle) return (long double)(float)v;
+  if (f == FloatFormat::IEEEDouble) return (long double)(double)v;
+  return v;
+}
+} // namespace
+
+Value Parser::rvalue(Value v, const Loc& at) {
+  (void)at;
+  if (v.kind != Value::LValue) return v;
+  const Type* c = stripTypedefs(v.type);
+  Value r;
+  r.folded = v.folded;
+  if (auto* arr = dyn<ArrayType>(c)) {
+    r.kind = Value::Ptr;
+    r.type = ctx_.pointerTo(arr->element);
+    r.bits = v.bits;
+    r.known = v.known && !v.is_string;
+    return r;
+  }
+  if (c->kind == TypeKind::Function) {
+    r.kind = Value::Ptr;
+    r.type = ctx_.pointerTo(c);
+    r.known = false;
+    return r;
+  }
+  // The value of an object is not a constant.
+  r.type = v.type->unqualified;
+  r.kind = c->kind == TypeKind::Int || c->kind == TypeKind::Enum ? Value::Int
+           : c->kind == TypeKind::Float                          ? Value::Float
+           : c->kind == TypeKind::Pointer                        ? Value::Ptr
+                                                                 : Value::Unknown;
+  r.known = false;
+  return r;
+}
+
+Value Parser::convert(Value v, const Type* to, const Loc& at, bool explicit_cast) {
+  const Type* c = stripTypedefs(to);
+  Value r;
+  r.type = to;
+  r.folded = v.folded;
+  switch (c->kind) {
+  case TypeKind::Void:
+    r.kind = Value::Unknown;
+    return r;
+  case TypeKind::Int:
+  case TypeKind::Enum: {
+    r.kind = Value::Int;
+    if (c->kind == TypeKind::Enum && !static_cast<const EnumType*>(c)->decl->complete)
+      fail(at, "cast to incomplete type '" + typeStr(to) + "'");
+    bool is_bool = c->kind == TypeKind::Int &&
+                   static_cast<const IntType*>(c)->ikind == IntKind::Bool &&
+                   !static_cast<const IntType*>(c)->is_bitint;
+    if (v.kind == Value::Int) {
+      r.known = v.known;
+      r.bits = is_bool ? (v.bits != 0) : truncate(v.bits, to);
+      return r;
+    }
+    if (v.kind == Value::Float) {
+      r.known = v.known;
+      if (!v.known) return r;
+      if (is_bool) {
+        r.bits = v.f != 0;
+        return r;
+      }
+      long double t = std::trunc(v.f);
+      unsigned bits = intBits(to);
+      bool sgn = intSigned(to);
+      long double lo = sgn ? -std::ldexp(1.0L, int(bits) - 1) : 0.0L;
+      long double hi = sgn ? std::ldexp(1.0L, int(bits) - 1) : std::ldexp(1.0L, int(bits));
+      if (!(t >= lo && t < hi) || std::isnan(v.f))
+        fail(at, "floating-point value is out of range of '" + typeStr(to) + "'");
+      if (t < 0)
+        r.bits = truncate((unsigned __int128)(__int128)(long long)t, to);
+      else
+        r.bits = truncate((unsigned __int128)(unsigned long long)t, to);
+      if (bits > 64) {
+        // Split large values exactly.
+        long double hi_part = std::floor(std::fabs(t) / std::ldexp(1.0L, 64));
+        long double lo_part = std::fabs(t) - hi_part * std::ldexp(1.0L, 64);
+        unsigned __int128 mag =
+            ((unsigned __int128)(unsigned long long)hi_part << 64) | (unsigned long long)lo_part;
+        r.bits = truncate(t < 0 ? (unsigned __int128)(-(__int128)mag) : mag, to);
+      }
+      return r;
+    }
+    if (v.kind == Value::Ptr) {
+      if (!explicit_cast) fail(at, "incompatible pointer to integer conversion");
+      r.known = v.known;
+      r.folded = true;
+      r.bits = is_bool ? (v.bits != 0) : truncate(v.bits, to);
+      return r;
+    }
+    fail(at, "operand of type '" + (v.type ? typeStr(v.type) : std::string("void")) +
+                 "' where arithmetic or pointer type is required");
+  }
+  case TypeKind::Float: {
+    r.kind = Value::Float;
+    if (v.kind == Value::Int) {
+      r.known = v.known;
+      if (intSigned(v.type))
+        r.f = (long double)signedValue(v);
+      else
+        r.f = (long double)v.bits;
+      r.f = roundTo(r.f, to, ctx_.data());
+      return r;
+    }
+    if (v.kind == Value::Float) {
+      r.known = v.known;
+      r.f = roundTo(v.f, to, ctx_.data());
+      return r;
+    }
+    fail(at, "operand of type '" + (v.type ? typeStr(v.type) : std::string("void")) +
+                 "' cannot be converted to a floating type");
+  }
+  case TypeKind::Pointer:
+    r.kind = Value::Ptr;
+    if (v.kind == Value::Int || v.kind == Value::Ptr) {
+      r.known = v.known;
+      r.bits = v.bits & (ctx_.data().pointer.size >= 8
+                             ? ~(unsigned __int128)0 >> 64
+                             : ((unsigned __int128)1 << (ctx_.data().pointer.size * 8)) - 1);
+      if (v.kind == Value::Int && intSigned(v.type))
+        r.bits = (unsigned __int128)(uint64_t)(int64_t)signedValue(v) &
+                 (ctx_.data().pointer.size >= 8
+                      ? ~(unsigned __int128)0 >> 64
+                      : ((unsigned __int128)1 << (ctx_.data().pointer.size * 8)) - 1);
+      return r;
+    }
+    fail(at, "operand of type '" + (v.type ? typeStr(v.type) : std::string("void")) +
+                 "' cannot be converted to a pointer");
+  default:
+    fail(at, "used type '" + typeStr(to) + "' where arithmetic or pointer type is required");
+  }
+}
+
+Value Parser::arith(Tok op, Value a, Value b, const Loc& at, bool eval) {
+  const Type* ca = a.type ? stripTypedefs(a.type) : nullptr;
+  const Type* cb = b.type ? stripTypedefs(b.type) : nullptr;
+  bool folded = a.folded || b.folded;
+  auto invalid = [&]() -> Value {
+    fail(at, "invalid operands to binary expression ('" + (a.type ? typeStr(a.type) : "void") +
+                 "' and '" + (b.type ? typeStr(b.type) : "void") + "')");
+  };
+  if (!ca || !cb || a.kind == Value::Unknown || b.kind == Value::Unknown) invalid();
+  bool comparison = op == Tok::Less || op == Tok::Greater || op == Tok::LessEq ||
+                    op == Tok::GreaterEq || op == Tok::EqEq || op == Tok::NotEq;
+  // Pointers.
+  if (a.kind == Value::Ptr || b.kind == Value::Ptr) {
+    Value r;
+    r.folded = true;
+    if (comparison) {
+      r = intValue(int_, 0, a.known && b.known);
+      r.folded = true;
+      uint64_t x = uint64_t(a.bits), y = uint64_t(b.bits);
+      bool v = op == Tok::Less        ? x < y
+               : op == Tok::Greater   ? x > y
+               : op == Tok::LessEq    ? x <= y
+               : op == Tok::GreaterEq ? x >= y
+               : op == Tok::EqEq      ? x == y
+                                      : x != y;
+      r.bits = v;
+      return r;
+    }
+    if (op == Tok::Plus || op == Tok::Minus) {
+      if (a.kind == Value::Ptr && b.kind == Value::Ptr) {
+        if (op != Tok::Minus) invalid();
+        const Type* pe = static_cast<const PointerType*>(ca)->pointee;
+        uint64_t sz =
+            stripTypedefs(pe)->kind == TypeKind::Void ? 1 : sizeOf(pe, at, "pointer arithmetic");
+        if (sz == 0) fail(at, "pointer arithmetic on a zero-sized type");
+        Value r2 = intValue(ptrdiff_type_, 0, a.known && b.known);
+        r2.bits = truncate((unsigned __int128)((int64_t)(uint64_t)(a.bits - b.bits) / (int64_t)sz),
+                           ptrdiff_type_);
+        r2.folded = true;
+        return r2;
+      }
+      Value p = a.kind == Value::Ptr ? a : b;
+      Value i = a.kind == Value::Ptr ? b : a;
+      if (i.kind != Value::Int || (op == Tok::Minus && b.kind == Value::Ptr)) invalid();
+      const Type* pe = static_cast<const PointerType*>(stripTypedefs(p.type))->pointee;
+      uint64_t sz =
+          stripTypedefs(pe)->kind == TypeKind::Void ? 1 : sizeOf(pe, at, "pointer arithmetic");
+      __int128 off = (intSigned(i.type) ? signedValue(i) : (__int128)i.bits) * (__int128)sz;
+      if (op == Tok::Minus) off = -off;
+      Value r2 = p;
+      r2.bits = (p.bits + (unsigned __int128)off) & ((unsigned __int128)UINT64_MAX);
+      r2.known = p.known && i.known;
+      r2.folded = true;
+      return r2;
+    }
+    invalid();
+  }
+  // Floating point.
+  if (a.kind == Value::Float || b.kind == Value::Float) {
+    if (op == Tok::Percent || op == Tok::LShift || op == Tok::RShift || op == Tok::Amp ||
+        op == Tok::Pipe || op == Tok::Caret)
+      invalid();
+    const Type* t = usualArith(a.type, b.type);
+    Value x = convert(a, t, at, false), y = convert(b, t, at, false);
+    bool known = x.known && y.known;
+    if (comparison) {
+      bool v = op == Tok::Less        ? x.f < y.f
+               : op == Tok::Greater   ? x.f > y.f
+               : op == Tok::LessEq    ? x.f <= y.f
+               : op == Tok::GreaterEq ? x.f >= y.f
+               : op == Tok::EqEq      ? x.f == y.f
+                                      : x.f != y.f;
+      Value r = intValue(int_, v, known);
+      r.folded = folded;
+      return r;
+    }
+    Value r;
+    r.kind = Value::Float;
+    r.type = t;
+    r.known = known;
+    r.folded = folded;
+    if (known) {
+      switch (op) {
+      case Tok::Plus:
+        r.f = x.f + y.f;
+        break;
+      case Tok::Minus:
+        r.f = x.f - y.f;
+        break;
+      case Tok::Star:
+        r.f = x.f * y.f;
+        break;
+      case Tok::Slash:
+        if (y.f == 0 && eval) fail(at, "floating-point division by zero in a constant expression");
+        r.f = y.f == 0 ? 0 : x.f / y.f;
+        break;
+      default:
+        invalid();
+      }
+      auto* ft = dyn<FloatType>(stripTypedefs(t));
+      FloatFormat f = ft ? ctx_.data().float_formats[size_t(ft->fkind)] : FloatFormat::IEEEDouble;
+      if (f != FloatFormat::IEEESingle && f != FloatFormat::IEEEDouble)
+        fail(at, "arithmetic on '" + typeStr(t) + "' in constant expressions is not supported",
+             true);
+      r.f = roundTo(r.f, t, ctx_.data());
+    }
+    return r;
+  }
+  if (a.kind != Value::Int || b.kind != Value::Int) invalid();
+  bool known = a.known && b.known;
+  // Shifts: the type of the promoted left operand.
+  if (op == Tok::LShift || op == Tok::RShift) {
+    const Type* t = promote(a.type);
+    Value x = convert(a, t, at, false);
+    __int128 s = intSigned(b.type) ? signedValue(b) : (__int128)b.bits;
+    unsigned bits = intBits(t);
+    Value r = intValue(t, 0, known);
+    r.folded = folded;
+    if (!known) return r;
+    if (s < 0) {
+      if (eval) fail(at, "shift count is negative");
+      return r;
+    }
+    if (s >= bits) {
+      if (eval)
+        fail(at, "shift count >= width of type ('" + typeStr(t) + "' has " + std::to_string(bits) +
+                     " bits)");
+      return r;
+    }
+    if (op == Tok::LShift)
+      r.bits = truncate(x.bits << unsigned(s), t);
+    else if (intSigned(t))
+      r.bits = truncate((unsigned __int128)(signedValue(x) >> unsigned(s)), t);
+    else
+      r.bits = truncate(x.bits >> unsigned(s), t);
+    return r;
+  }
+  const Type* t = usualArith(a.type, b.type);
+  Value x = convert(a, t, at, false), y = convert(b, t, at, false);
+  bool sgn = intSigned(t);
+  unsigned bits = intBits(t);
+  if (comparison) {
+    bool v;
+    if (sgn) {
+      __int128 p = signedValue(x), q = signedValue(y);
+      v = op == Tok::Less        ? p < q
+          : op == Tok::Greater   ? p > q
+          : op == Tok::LessEq    ? p <= q
+          : op == Tok::GreaterEq ? p >= q
+          : op == Tok::EqEq      ? p == q
+                                 : p != q;
+    } else {
+      unsigned __int128 p = x.bits, q = y.bits;
+      v = op == Tok::Less        ? p < q
+          : op == Tok::Greater   ? p > q
+          : op == Tok::LessEq    ? p <= q
+          : op == Tok::GreaterEq ? p >= q
+          : op == Tok::EqEq      ? p == q
+                                 : p != q;
+    }
+    Value r = intValue(int_, v, known);
+    r.folded = folded;
+    return r;
+  }
+  Value r = intValue(t, 0, known);
+  r.folded = folded;
+  if (!known) return r;
+  auto overflow = [&]() {
+    if (eval)
+      fail(at, "integer overflow in constant expression (the result does not fit in '" +
+                   typeStr(t) + "')");
+  };
+  __int128 lo = bits >= 128 ? std::numeric_limits<__int128>::min() : -(__int128(1) << (bits - 1));
+  __int128 hi =
+      bits >= 128 ? std::numeric_limits<__int128>::max() : (__int128(1) << (bits - 1)) - 1;
+  switch (op) {
+  case Tok::Plus:
+  case Tok::Minus:
+  case Tok::Star: {
+    if (sgn) {
+      __int128 p = signedValue(x), q = signedValue(y), res;
+      bool ov = op == Tok::Plus    ? __builtin_add_overflow(p, q, &res)
+                : op == Tok::Minus ? __builtin_sub_overflow(p, q, &res)
+                                   : __builtin_mul_overflow(p, q, &res);
+      if (ov || res < lo || res > hi) overflow();
+      r.bits = truncate((unsigned __int128)res, t);
+    } else {
+      unsigned __int128 p = x.bits, q = y.bits;
+      r.bits = truncate(op == Tok::Plus ? p + q : op == Tok::Minus ? p - q : p * q, t);
+    }
+    break;
+  }
+  case Tok::Slash:
+  case Tok::Percent:
+    if (y.bits == 0) {
+      if (eval)
+        fail(at, op == Tok::Slash ? "division by zero in constant expression"
+                                  : "remainder by zero in constant expression");
+      r.known = false;
+      break;
+    }
+    if (sgn) {
+      __int128 p = signedValue(x), q = signedValue(y);
+      if (p == lo && q == -1) {
+        overflow();
+        r.bits = op == Tok::Slash ? truncate((unsigned __int128)p, t) : 0;
+        break;
+      }
+      r.bits = truncate((unsigned __int128)(op == Tok::Slash ? p / q : p % q), t);
+    } else {
+      r.bits = truncate(op == Tok::Slash ? x.bits / y.bits : x.bits % y.bits, t);
+    }
+    break;
+  case Tok::Amp:
+    r.bits = truncate(x.bits & y.bits, t);
+    break;
+  case Tok::Pipe:
+    r.bits = truncate(x.bits | y.bits, t);
+    break;
+  case Tok::Caret:
+    r.bits = truncate(x.bits ^ y.bits, t);
+    break;
+  default:
+    invalid();
+  }
+  return r;
+}
+
+Value Parser::parseExpr(bool eval) {
+  Value v = parseAssign(eval);
+  while (tok_.kind == Tok::Comma) {
+    consume();
+    Value w = parseAssign(eval);
+    w.folded |= v.folded;
+    v = w;
+  }
+  return v;
+}
+
+Value Parser::parseAssign(bool eval) {
+  Value v = parseConditional(eval);
+  switch (tok_.kind) {
+  case Tok::Equal:
+  case Tok::StarEq:
+  case Tok::SlashEq:
+  case Tok::PercentEq:
+  case Tok::PlusEq:
+  case Tok::MinusEq:
+  case Tok::LShiftEq:
+  case Tok::RShiftEq:
+  case Tok::AmpEq:
+  case Tok::CaretEq:
+  case Tok::PipeEq:
+    fail(tok_.loc, "assignment is not allowed in a constant expression");
+  default:
+    return v;
+  }
+}
+
+Value Parser::parseConditional(bool eval) {
+  if (++nesting_ > kMaxNesting) fail(tok_.loc, "expression nested too deeply");
+  Value c = parseBinary(1, eval);
+  if (tok_.kind != Tok::Question) {
+    --nesting_;
+    return c;
+  }
+  Loc at = tok_.loc;
+  consume();
+  Value cv = rvalue(c, at);
+  if (cv.kind == Value::Unknown)
+    fail(at,
+         "used type '" + (cv.type ? typeStr(cv.type) : "void") + "' where a scalar is required");
+  bool take_true = cv.known && !isZero(cv);
+  bool take_false = cv.known && isZero(cv);
+  Value a;
+  if (tok_.kind == Tok::Colon)
+    a = cv; // GNU x ?: y
+  else
+    a = rvalue(parseExpr(eval && !take_false), at);
+  expect(Tok::Colon, "in the conditional expression");
+  Value b = rvalue(parseConditional(eval && !take_true), at);
+  --nesting_;
+  Value r;
+  r.folded = cv.folded || a.folded || b.folded;
+  bool arith_a = a.kind == Value::Int || a.kind == Value::Float;
+  bool arith_b = b.kind == Value::Int || b.kind == Value::Float;
+  if (arith_a && arith_b) {
+    const Type* t = usualArith(a.type, b.type);
+    Value x = convert(a, t, at, false), y = convert(b, t, at, false);
+    r = cv.known ? (take_true ? x : y) : x;
+    r.known = cv.known && (take_true ? x.known : y.known);
+    r.type = t;
+  } else if (a.kind == Value::Ptr || b.kind == Value::Ptr) {
+    r = cv.known ? (take_true ? a : b) : (a.kind == Value::Ptr ? a : b);
+    r.type = a.kind == Value::Ptr ? a.type : b.type;
+    r.kind = Value::Ptr;
+    r.known = cv.known && (take_true ? a.known : b.known);
+  } else {
+    r = take_true ? a : b;
+    r.known = false;
+  }
+  r.folded |= cv.folded || a.folded || b.folded;
+  return r;
+}
+
+namespace {
+int binaryPrecedence(Tok k) {
+  switch (k) {
+  case Tok::Star:
+  case Tok::Slash:
+  case Tok::Percent:
+    return 10;
+  case Tok::Plus:
+  case Tok::Minus:
+    return 9;
+  case Tok::LShift:
+  case Tok::RShift:
+    return 8;
+  case Tok::Less:
+  case Tok::Greater:
+  case Tok::LessEq:
+  case Tok::GreaterEq:
+    return 7;
+  case Tok::EqEq:
+  case Tok::NotEq:
+    return 6;
+  case Tok::Amp:
+    return 5;
+  case Tok::Caret:
+    return 4;
+  case Tok::Pipe:
+    return 3;
+  case Tok::AmpAmp:
+    return 2;
+  case Tok::PipePipe:
+    return 1;
+  default:
+    return -1;
+  }
+}
+} // namespace
+
+Value Parser::parseBinary(int min_prec, bool eval) {
+  Value lhs = parseCast(eval);
+  for (;;) {
+    int p = binaryPrecedence(tok_.kind);
+    if (p < min_prec) return lhs;
+    Tok op = tok_.kind;
+    Loc at = tok_.loc;
+    consume();
+    if (op == Tok::AmpAmp || op == Tok::PipePipe) {
+      Value l = rvalue(lhs, at);
+      if (l.kind == Value::Unknown)
+        fail(at, "invalid operand to '" + std::string(punctuatorSpelling(op)) + "'");
+      bool sc = l.known && (op == Tok::AmpAmp ? isZero(l) : !isZero(l));
+      Value r = rvalue(parseBinary(p + 1, eval && !sc), at);
+      if (r.kind == Value::Unknown)
+        fail(at, "invalid operand to '" + std::string(punctuatorSpelling(op)) + "'");
+      Value res;
+      if (sc)
+        res = intValue(int_, op == Tok::PipePipe ? 1 : 0, true);
+      else if (l.known && r.known)
+        res = intValue(int_, !isZero(r), true);
+      else
+        res = intValue(int_, 0, false);
+      res.folded = l.folded || (!sc && r.folded);
+      lhs = res;
+      continue;
+    }
+    Value rhs = parseBinary(p + 1, eval);
+    lhs = arith(op, rvalue(lhs, at), rvalue(rhs, at), at, eval);
+  }
+}
+
+Value Parser::parseCast(bool eval) {
+  if (tok_.kind == Tok::LParen && startsTypeName(peekTok(0))) {
+    Loc at = tok_.loc;
+    consume();
+    QType t = parseTypeName(at);
+    expect(Tok::RParen, "after the type name");
+    if (tok_.kind == Tok::LBrace)
+      fail(tok_.loc, "compound literals are not supported in constant expressions", true);
+    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
+    Value v = parseCast(eval);
+    --nesting_;
+    const Type* c = stripTypedefs(t.t);
+    if (c->kind == TypeKind::Array || c->kind == TypeKind::Function || c->kind == TypeKind::Record)
+      fail(at,
+           "cast to '" + typeStr(t.t) + "' is not allowed (arithmetic or pointer type required)");
+    Value r = convert(rvalue(v, at), t.t, at, true);
+    return r;
+  }
+  return parseUnary(eval);
+}
+
+Value Parser::parseSizeofAlignof(Kw which, const Loc& at, bool eval) {
+  (void)eval;
+  consume();
+  const Type* t = nullptr;
+  bool bitfield = false;
+  if (tok_.kind == Tok::LParen && startsTypeName(peekTok(0))) {
+    consume();
+    t = parseTypeName(at).t;
+    expect(Tok::RParen, "after the type name");
+    if (tok_.kind == Tok::LBrace)
+      fail(tok_.loc, "compound literals are not supported in constant expressions", true);
+  } else {
+    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
+    Value v = parseUnary(false);
+    --nesting_;
+    t = v.type;
+    bitfield = v.is_bitfield;
+    if (!t) fail(at, "invalid operand");
+  }
+  if (bitfield)
+    fail(at, std::string("invalid application of '") + (which == kKwSizeof ? "sizeof" : "alignof") +
+                 "' to bit-field");
+  uint64_t n;
+  if (which == kKwSizeof)
+    n = sizeOf(t, at, "sizeof");
+  else
+    n = alignOf(t, at, which == kKwGnuAlignof);
+  return intValue(size_type_, n);
+}
+
+Value Parser::parseUnary(bool eval) {
+  Loc at = tok_.loc;
+  switch (tok_.kind) {
+  case Tok::Plus:
+  case Tok::Minus:
+  case Tok::Tilde:
+  case Tok::Excl: {
+    Tok op = tok_.kind;
+    consume();
+    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
+    Value v = rvalue(parseCast(eval), at);
+    --nesting_;
+    if (op == Tok::Excl) {
+      if (v.kind == Value::Unknown) fail(at, "invalid argument type to unary '!'");
+      Value r = intValue(int_, isZero(v), v.known);
+      r.folded = v.folded;
+      return r;
+    }
+    if (v.kind == Value::Float) {
+      if (op == Tok::Tilde)
+        fail(at, "invalid argument type '" + typeStr(v.type) + "' to unary '~'");
+      if (op == Tok::Minus) v.f = -v.f;
+      return v;
+    }
+    if (v.kind != Value::Int)
+      fail(at, "invalid argument type '" + (v.type ? typeStr(v.type) : "void") +
+                   "' to unary expression");
+    const Type* t = promote(v.type);
+    Value x = convert(v, t, at, false);
+    if (op == Tok::Plus) return x;
+    Value r = intValue(t, 0, x.known);
+    r.folded = x.folded;
+    if (!x.known) return r;
+    if (op == Tok::Tilde) {
+      r.bits = truncate(~x.bits, t);
+    } else {
+      if (intSigned(t)) {
+        unsigned bits = intBits(t);
+        __int128 lo =
+            bits >= 128 ? std::numeric_limits<__int128>::min() : -(__int128(1) << (bits - 1));
+        if (signedValue(x) == lo && eval)
+          fail(at, "integer overflow in constant expression (the result does not fit in '" +
+                       typeStr(t) + "')");
+      }
+      r.bits = truncate(0 - x.bits, t);
+    }
+    return r;
+  }
+  case Tok::Amp: {
+    consume();
+    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
+    Value v = parseCast(eval);
+    --nesting_;
+    if (v.kind != Value::LValue) fail(at, "cannot take the address of an rvalue");
+    if (v.is_bitfield) fail(at, "address of bit-field requested");
+    Value r;
+    r.kind = Value::Ptr;
+    r.type = ctx_.pointerTo(v.type);
+    r.bits = v.bits;
+    r.known = v.known && !v.is_string;
+    r.folded = true;
+    return r;
+  }
+  case Tok::Star: {
+    consume();
+    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
+    Value v = rvalue(parseCast(eval), at);
+    --nesting_;
+    if (v.kind != Value::Ptr) fail(at, "indirection requires pointer operand");
+    const Type* pe = static_cast<const PointerType*>(stripTypedefs(v.type))->pointee;
+    Value r;
+    r.kind = Value::LValue;
+    r.type = pe;
+    r.bits = v.bits;
+    r.known = v.known;
+    r.folded = true;
+    return r;
+  }
+  case Tok::PlusPlus:
+  case Tok::MinusMinus:
+    fail(at, "increment and decrement are not allowed in a constant expression");
+  default:
+    break;
+  }
+  if (tok_.kind == Tok::Ident) {
+    Kw kw = Kw(tok_.ident->keyword);
+    if (kw == kKwSizeof || kw == kKwAlignof || kw == kKwGnuAlignof)
+      return parseSizeofAlignof(kw, at, eval);
+    if (kw == kKwExtension) {
+      consume();
+      return parseCast(eval);
+    }
+    if (kw == kKwRealImag) fail(at, "'" + std::string(tok_.text()) + "' is not supported", true);
+  }
+  return parsePostfix(eval);
+}
+
+bool Parser::findField(const RecordDecl* rd, Ident* name, const Type*& type, uint64_t& bit_offset,
+                       bool& bitfield, unsigned depth) {
+  if (!rd->complete || depth > kMaxNesting) return false;
+  const RecordLayout& rl = layout_.of(*rd);
+  for (size_t i = 0; i < rd->fields.size(); ++i) {
+    const FieldDecl& f = rd->fields[i];
+    if (!f.name.empty()) {
+      if (f.name == name->name) {
+        type = f.type;
+        bit_offset = rl.fields[i].bit_offset;
+        bitfield = f.isBitField();
+        return true;
+      }
+    } else if (!f.isBitField()) {
+      if (auto* rt = dyn<RecordType>(stripTypedefs(f.type))) {
+        if (findField(rt->decl, name, type, bit_offset, bitfield, depth + 1)) {
+          bit_offset += rl.fields[i].bit_offset;
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+Value Parser::memberAccess(Value base, Ident* name, const Loc& at, bool arrow) {
+  const Type* c = stripTypedefs(base.type);
+  auto* rt = dyn<RecordType>(c);
+  if (!rt)
+    fail(at, std::string("member reference ") + (arrow ? "base type '" : "type '") +
+                 typeStr(base.type) + "' is not a " + (arrow ? "pointer to a " : "") +
+                 "structure or union");
+  if (!rt->decl->complete) fail(at, "incomplete definition of type '" + typeStr(base.type) + "'");
+  const Type* ft = nullptr;
+  uint64_t bit = 0;
+  bool bf = false;
+  bool found;
+  try {
+    found = findField(rt->decl, name, ft, bit, bf);
+  } catch (const Error& e) {
+    if (e.hasSourcePosition()) throw;
+    fail(at, e.message(), e.kind() == ErrorKind::Unsupported);
+  }
+  if (!found)
+    fail(at, "no member named '" + std::string(name->name) + "' in '" + typeStr(base.type) + "'");
+  Value r;
+  r.kind = Value::LValue;
+  r.type = base.type->quals ? ctx_.qualified(ft, base.type->quals) : ft;
+  r.bits = base.bits + bit / 8;
+  r.known = base.known;
+  r.folded = base.folded;
+  r.is_bitfield = bf;
+  return r;
+}
+
+Value Parser::parsePostfix(bool eval) {
+  Value v = parsePrimary(eval);
+  for (;;) {
+    Loc at = tok_.loc;
+    switch (tok_.kind) {
+    case Tok::LBracket: {
+      consume();
+      Value idx = parseExpr(eval);
+      expect(Tok::RBracket, "after the subscript");
+      Value a = rvalue(v, at), b = rvalue(idx, at);
+      if (a.kind != Value::Ptr) std::swap(a, b);
+      if (a.kind != Value::Ptr || b.kind != Value::Int)
+        fail(at, "subscripted value is not an array or pointer");
+      Value p = arith(Tok::Plus, a, b, at, eval);
+      Value r;
+      r.kind = Value::LValue;
+      r.type = static_cast<const PointerType*>(stripTypedefs(a.type))->pointee;
+      r.bits = p.bits;
+      r.known = p.known;
+      r.folded = p.folded || v.folded;
+      v = r;
+      continue;
+    }
+    case Tok::Dot:
+    case Tok::Arrow: {
+      bool arrow = tok_.kind == Tok::Arrow;
+      consume();
+      if (tok_.kind != Tok::Ident) failUnexpected("a member name");
+      Ident* name = tok_.ident;
+      consume();
+      Value base = v;
+      if (arrow) {
+        Value p = rvalue(v, at);
+        if (p.kind != Value::Ptr)
+          fail(at, "member reference type '" + (p.type ? typeStr(p.type) : "void") +
+                       "' is not a pointer");
+        base.kind = Value::LValue;
+        base.type = static_cast<const PointerType*>(stripTypedefs(p.type))->pointee;
+        base.bits = p.bits;
+        base.known = p.known;
+        base.folded = true;
+      } else if (v.kind != Value::LValue) {
+        fail(at, "member access on a value that is not an object");
+      }
+      v = memberAccess(base, name, at, arrow);
+      v.folded = true;
+      continue;
+    }
+    case Tok::LParen: {
+      // A call: its value is never constant, but its type is known (sizeof(f(x))).
+      Value f = rvalue(v, at);
+      const FunctionType* ft = nullptr;
+      if (f.kind == Value::Ptr)
+        ft = dyn<FunctionType>(
+            stripTypedefs(static_cast<const PointerType*>(stripTypedefs(f.type))->pointee));
+      if (!ft) fail(at, "called object is not a function or function pointer");
+      skipBalanced(Tok::LParen, Tok::RParen);
+      Value r = rvalue(Value{Value::LValue, ft->result}, at);
+      r.known = false;
+      v = r;
+      continue;
+    }
+    case Tok::PlusPlus:
+    case Tok::MinusMinus:
+      fail(at, "increment and decrement are not allowed in a constant expression");
+    default:
+      return v;
+    }
+  }
+}
+
+Value Parser::literalNumber(const Token& t) {
+  unsigned __int128 v = 0;
+  IntLiteralInfo info;
+  std::string err = parseIntegerLiteral(t.text(), v, info);
+  const DataModel& d = ctx_.data();
+  if (info.is_float) {
+    std::string s(t.text());
+    FloatKind fk = FloatKind::Double;
+    if (s.size() > 3 && (s.substr(s.size() - 3) == "f16" || s.substr(s.size() - 3) == "F16")) {
+      fk = FloatKind::Float16;
+      s.resize(s.size() - 3);
+    } else if (!s.empty() && (s.back() == 'f' || s.back() == 'F') &&
+               !(s.size() > 2 && (s[1] == 'x' || s[1] == 'X') &&
+                 s.find_first_of("pP") == std::string::npos)) {
+      fk = FloatKind::Float;
+      s.pop_back();
+    } else if (!s.empty() && (s.back() == 'l' || s.back() == 'L')) {
+      fk = FloatKind::LongDouble;
+      s.pop_back();
+    }
+    char* end = nullptr;
+    long double f = std::strtold(s.c_str(), &end);
+    if (!end || *end != '\0' || s.empty())
+      fail(t.loc, "invalid floating constant '" + std::string(t.text()) + "'");
+    if (!d.of(fk).supported())
+      fail(t.loc, "floating constant of an unsupported type on this target", true);
+    Value r;
+    r.kind = Value::Float;
+    r.type = ctx_.floatType(fk);
+    r.f = roundTo(f, r.type, d);
+    r.known = true;
+    return r;
+  }
+  if (!err.empty()) fail(t.loc, err);
+  auto fits = [&](IntKind k) {
+    if (!d.of(k).supported()) return false;
+    unsigned bits = d.of(k).size * 8u;
+    bool sgn =
+        k == IntKind::Int || k == IntKind::Long || k == IntKind::LongLong || k == IntKind::Int128;
+    unsigned __int128 max =
+        bits >= 128 ? ~(unsigned __int128)0 : ((unsigned __int128)1 << bits) - 1;
+    if (sgn) max >>= 1;
+    return v <= max;
+  };
+  std::vector<IntKind> cand;
+  bool u = info.is_unsigned;
+  for (int l = info.longs; l <= 2; ++l) {
+    IntKind s = l == 0 ? IntKind::Int : l == 1 ? IntKind::Long : IntKind::LongLong;
+    if (!u) cand.push_back(s);
+    if (u || !info.is_decimal) cand.push_back(toUnsignedKind(s));
+  }
+  for (IntKind k : cand)
+    if (fits(k)) return intValue(ctx_.intType(k), v);
+  // clang: a decimal literal too large for long long is unsigned long long (with a warning).
+  if (fits(IntKind::ULongLong)) return intValue(ctx_.intType(IntKind::ULongLong), v);
+  fail(t.loc, "integer literal is too large to be represented in any integer type");
+}
+
+Value Parser::literalChar(const Token& t) {
+  LiteralPrefix prefix;
+  std::vector<uint32_t> units;
+  std::string err = decodeLiteral(t.text(), pp_.wcharBits(), prefix, units);
+  if (!err.empty()) fail(t.loc, err);
+  if (units.empty()) fail(t.loc, "empty character constant");
+  const DataModel& d = ctx_.data();
+  switch (prefix) {
+  case LiteralPrefix::None:
+  case LiteralPrefix::Utf8: {
+    if (units.size() == 1) {
+      uint32_t c = units[0] & 0xFF;
+      if (prefix == LiteralPrefix::None && d.char_signed && (c & 0x80))
+        return intValue(int_, (unsigned __int128)(__int128)(int8_t)c);
+      return intValue(prefix == LiteralPrefix::Utf8 ? ctx_.intType(IntKind::Char) : int_, c);
+    }
+    if (units.size() > 4) fail(t.loc, "character constant too long for its type");
+    uint32_t v = 0;
+    for (uint32_t c : units) v = (v << 8) | (c & 0xFF);
+    return intValue(int_, (unsigned __int128)(__int128)(int32_t)v);
+  }
+  case LiteralPrefix::Wide:
+    return intValue(ctx_.intType(d.wchar_type), units[0]);
+  case LiteralPrefix::Utf16:
+    return intValue(ctx_.intType(d.char16_type), units[0]);
+  case LiteralPrefix::Utf32:
+    return intValue(ctx_.intType(d.char32_type), units[0]);
+  }
+  return intValue(int_, 0);
+}
+
+Value Parser::literalString() {
+  LiteralPrefix kind = LiteralPrefix::None;
+  uint64_t len = 0;
+  while (tok_.kind == Tok::String) {
+    LiteralPrefix prefix;
+    std::vector<uint32_t> units;
+    std::string err = decodeLiteral(tok_.text(), pp_.wcharBits(), prefix, units);
+    if (!err.empty()) fail(tok_.loc, err);
+    if (prefix != LiteralPrefix::None && prefix != LiteralPrefix::Utf8) {
+      if (kind != LiteralPrefix::None && kind != prefix)
+        fail(tok_.loc, "unsupported non-standard concatenation of string literals");
+      kind = prefix;
+    }
+    len += units.size();
+    consume();
+  }
+  const DataModel& d = ctx_.data();
+  const Type* elem = kind == LiteralPrefix::Wide    ? ctx_.intType(d.wchar_type)
+                     : kind == LiteralPrefix::Utf16 ? ctx_.intType(d.char16_type)
+                     : kind == LiteralPrefix::Utf32 ? ctx_.intType(d.char32_type)
+                                                    : ctx_.intType(IntKind::Char);
+  Value r;
+  r.kind = Value::LValue;
+  r.type = ctx_.arrayOf(elem, len + 1);
+  r.is_string = true;
+  return r;
+}
+
+Value Parser::parseOffsetof(const Loc& at) {
+  consume();
+  expect(Tok::LParen, "after '__builtin_offsetof'");
+  QType t = parseTypeName(at);
+  expect(Tok::Comma, "after the type in '__builtin_offsetof'");
+  const Type* cur = t.t;
+  uint64_t off = 0;
+  bool first = true;
+  for (;;) {
+    Loc mat = tok_.loc;
+    if (first || tok_.kind == Tok::Dot) {
+      if (!first) consume();
+      first = false;
+      if (tok_.kind != Tok::Ident) failUnexpected("a member name");
+      Ident* name = tok_.ident;
+      mat = tok_.loc;
+      consume();
+      auto* rt = dyn<RecordType>(stripTypedefs(cur));
+      if (!rt)
+        fail(mat, "offsetof requires struct, union, or class type, '" + typeStr(cur) + "' invalid");
+      if (!rt->decl->complete) fail(mat, "offsetof of incomplete type '" + typeStr(cur) + "'");
+      const Type* ft = nullptr;
+      uint64_t bit = 0;
+      bool bf = false;
+      bool found;
+      try {
+        found = findField(rt->decl, name, ft, bit, bf);
+      } catch (const Error& e) {
+        if (e.hasSourcePosition()) throw;
+        fail(mat, e.message(), e.kind() == ErrorKind::Unsupported);
+      }
+      if (!found)
+        fail(mat, "no member named '" + std::string(name->name) + "' in '" + typeStr(cur) + "'");
+      if (bf) fail(mat, "cannot compute offset of bit-field '" + std::string(name->name) + "'");
+      off += bit / 8;
+      cur = ft;
+      continue;
+    }
+    if (tok_.kind == Tok::LBracket) {
+      consume();
+      Loc iat = tok_.loc;
+      __int128 idx = 0;
+      evalInt("array index", iat, false, &idx);
+      expect(Tok::RBracket, "after the array index");
+      auto* arr = dyn<ArrayType>(stripTypedefs(cur));
+      if (!arr) fail(iat, "subscripted value is not an array");
+      uint64_t esz = sizeOf(arr->element, iat, "offsetof");
+      off += uint64_t(idx * (__int128)esz);
+      cur = arr->element;
+      continue;
+    }
+    break;
+  }
+  expect(Tok::RParen, "after '__builtin_offsetof'");
+  return intValue(size_type_, off);
+}
+
+Value Parser::parseGeneric(bool eval) {
+  Loc at = tok_.loc;
+  consume();
+  expect(Tok::LParen, "after '_Generic'");
+  Value ctrl = rvalue(parseAssign(false), at);
+  const Type* ct = ctrl.type ? ctrl.type->unqualified : nullptr;
+  Value chosen, fallback;
+  bool have = false, have_default = false;
+  while (tok_.kind == Tok::Comma) {
+    consume();
+    if (tok_.kind == Tok::Ident && tok_.ident->name == "default" && peekTok(0).kind == Tok::Colon) {
+      consume();
+      consume();
+      fallback = parseAssign(eval);
+      have_default = true;
+      continue;
+    }
+    QType t = parseTypeName(tok_.loc);
+    expect(Tok::Colon, "after the type in '_Generic'");
+    Value v = parseAssign(eval);
+    if (!have && ct && sameType(t.t->unqualified, ct)) {
+      chosen = v;
+      have = true;
+    }
+  }
+  expect(Tok::RParen, "after '_Generic'");
+  if (have) return chosen;
+  if (have_default) return fallback;
+  fail(at, "controlling expression type '" + (ct ? typeStr(ct) : std::string("void")) +
+               "' not compatible with any generic association type");
+}
+
+Value Parser::parsePrimary(bool eval) {
+  Loc at = tok_.loc;
+  switch (tok_.kind) {
+  case Tok::Number: {
+    Value v = literalNumber(tok_);
+    consume();
+    return v;
+  }
+  case Tok::Char: {
+    Value v = literalChar(tok_);
+    consume();
+    return v;
+  }
+  case Tok::String:
+    return literalString();
+  case Tok::LParen: {
+    consume();
+    if (tok_.kind == Tok::LBrace) fail(at, "statement expressions are not supported", true);
+    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
+    Value v = parseExpr(eval);
+    --nesting_;
+    if (tok_.kind != Tok::RParen) {
+      if (tok_.kind == Tok::Eof) fail(at, "expected ')' to match this '('");
+      failUnexpected("')'");
+    }
+    consume();
+    return v;
+  }
+  case Tok::Ident:
+    break;
+  default:
+    failUnexpected("an expression");
+  }
+  Ident* id = tok_.ident;
+  switch (Kw(id->keyword)) {
+  case kKwNone:
+    break;
+  case kKwTrue:
+  case kKwFalse: {
+    bool v = id->keyword == kKwTrue;
+    consume();
+    return intValue(lang_ == Language::OpenCL ? int_ : ctx_.intType(IntKind::Bool), v);
+  }
+  case kKwOffsetof:
+    return parseOffsetof(at);
+  case kKwTypesCompatible: {
+    consume();
+    expect(Tok::LParen, "after '__builtin_types_compatible_p'");
+    QType a = parseTypeName(at);
+    expect(Tok::Comma, "in '__builtin_types_compatible_p'");
+    QType b = parseTypeName(at);
+    expect(Tok::RParen, "after '__builtin_types_compatible_p'");
+    return intValue(int_, sameType(a.t->unqualified, b.t->unqualified) ? 1 : 0);
+  }
+  case kKwChooseExpr: {
+    consume();
+    expect(Tok::LParen, "after '__builtin_choose_expr'");
+    __int128 c = 0;
+    evalInt("'__builtin_choose_expr' condition", tok_.loc, false, &c);
+    expect(Tok::Comma, "in '__builtin_choose_expr'");
+    Value a = parseAssign(eval && c != 0);
+    expect(Tok::Comma, "in '__builtin_choose_expr'");
+    Value b = parseAssign(eval && c == 0);
+    expect(Tok::RParen, "after '__builtin_choose_expr'");
+    return c != 0 ? a : b;
+  }
+  case kKwConstantP: {
+    consume();
+    expect(Tok::LParen, "after '__builtin_constant_p'");
+    Value v = rvalue(parseAssign(false), at);
+    expect(Tok::RParen, "after '__builtin_constant_p'");
+    return intValue(int_, v.known && (v.kind == Value::Int || v.kind == Value::Float) ? 1 : 0);
+  }
+  case kKwGeneric:
+    return parseGeneric(eval);
+  case kKwVaArg:
+    fail(at, "'__builtin_va_arg' is not allowed in a constant expression");
+  default:
+    if (startsTypeName(tok_))
+      fail(at, "unexpected type name '" + std::string(id->name) + "': expected expression");
+    failUnexpected("an expression");
+  }
+  Symbol* s = lookup(id);
+  if (!s) {
+    if (id->name.substr(0, 10) == "__builtin_")
+      fail(at, "builtin '" + std::string(id->name) + "' is not supported in constant expressions",
+           true);
+    fail(at, "use of undeclared identifier '" + std::string(id->name) + "'");
+  }
+  consume();
+  Value r;
+  switch (s->kind) {
+  case Symbol::EnumConst:
+    return intValue(s->type.t, (unsigned __int128)s->value);
+  case Symbol::Typedef:
+    fail(at, "unexpected type name '" + std::string(id->name) + "': expected expression");
+  case Symbol::Func:
+  case Symbol::Var:
+  case Symbol::Param:
+    r.kind = Value::LValue;
+    r.type = s->type.t;
+    r.known = false;
+    return r;
+  }
+  return r;
+}
+
+int64_t Parser::evalInt(const char* what, const Loc& at, bool strict, __int128* wide,
+                        const Type** type) {
+  ++nesting_;
+  Value v = rvalue(parseConditional(true), at);
+  --nesting_;
+  if (v.kind == Value::Float)
+    fail(at, std::string(what) + " has non-integer type '" + typeStr(v.type) + "'");
+  if (v.kind != Value::Int || !v.known)
+    fail(at, std::string(what) + " is not an integer constant expression");
+  if (strict && v.folded) fail(at, std::string(what) + " is not an integer constant expression");
+  __int128 w = intSigned(v.type) ? signedValue(v) : (__int128)v.bits;
+  if (!intSigned(v.type) && (v.bits >> 127)) fail(at, std::string(what) + " is too large");
+  if (wide) *wide = w;
+  if (type) *type = v.type;
+  if (w > INT64_MAX) return INT64_MAX;
+  if (w < INT64_MIN) return INT64_MIN;
+  return int64_t(w);
+}
+
+uint64_t Parser::sizeOf(const Type* t, const Loc& at, const char* op) {
+  const Type* c = stripTypedefs(t);
+  std::string what = std::string(op) == "sizeof" ? "invalid application of 'sizeof' to "
+                                                 : std::string("'") + op + "' of ";
+  if (c->kind == TypeKind::Function) fail(at, what + "a function type");
+  if (c->kind == TypeKind::Void) fail(at, what + "an incomplete type 'void'");
+  if (auto* r = dyn<RecordType>(c); r && !r->decl->complete)
+    fail(at, what + "an incomplete type '" + typeStr(t) + "'");
+  if (auto* e = dyn<EnumType>(c); e && !e->decl->complete)
+    fail(at, what + "an incomplete type '" + typeStr(t) + "'");
+  if (auto* a = dyn<ArrayType>(c); a && a->incomplete)
+    fail(at, what + "an incomplete type '" + typeStr(t) + "'");
+  try {
+    return layout_.of(t).size;
+  } catch (const Error& e) {
+    if (e.hasSourcePosition()) throw;
+    fail(at, e.message(), e.kind() == ErrorKind::Unsupported);
+  }
+}
+
+uint32_t Parser::alignOf(const Type* t, const Loc& at, bool preferred) {
+  const Type* c = stripTypedefs(t);
+  const char* op = preferred ? "__alignof__" : "_Alignof";
+  if (c->kind == TypeKind::Function)
+    fail(at, std::string("invalid application of '") + op + "' to a function type");
+  if (c->kind == TypeKind::Void)
+    fail(at, std::string("invalid application of '") + op + "' to an incomplete type 'void'");
+  if (auto* r = dyn<RecordType>(c); r && !r->decl->complete)
+    fail(at, std::string("invalid application of '") + op + "' to an incomplete type '" +
+                 typeStr(t) + "'");
+  if (auto* e = dyn<EnumType>(c); e && !e->decl->complete)
+    fail(at, std::string("invalid application of '") + op + "' to an incomplete type '" +
+                 typeStr(t) + "'");
+  uint32_t abi;
+  try {
+    abi = layout_.of(t).align;
+  } catch (const Error& e) {
+    if (e.hasSourcePosition()) throw;
+    fail(at, e.message(), e.kind() == ErrorKind::Unsupported);
+  }
+  if (!preferred) return abi;
+  // GCC's __alignof__ is clang's preferred alignment: double, long long and unsigned long long
+  // (also inside arrays, _Complex and enums) are naturally aligned, unless an aligned typedef
+  // fixed the alignment.
+  const Type* e = t;
+  for (;;) {
+    const Type* u = e->unqualified;
+    if (u->kind == TypeKind::Typedef) {
+      const TypedefDecl* td = static_cast<const TypedefType*>(u)->decl;
+      if (td->aligned) return abi;
+      e = td->underlying;
+      continue;
+    }
+    if (u->kind == TypeKind::Array) {
+      e = static_cast<const ArrayType*>(u)->element;
+      continue;
+    }
+    break;
+  }
+  const Type* b = stripTypedefs(e);
+  if (b->kind == TypeKind::Record) return abi;
+  if (auto* cx = dyn<ComplexType>(b)) b = stripTypedefs(cx->element);
+  if (auto* en = dyn<EnumType>(b)) b = en->decl->underlying;
+  const DataModel& d = ctx_.data();
+  if (auto* ft = dyn<FloatType>(b); ft && ft->fkind == FloatKind::Double)
+    return std::max<uint32_t>(abi, d.of(FloatKind::Double).size);
+  if (auto* it = dyn<IntType>(b);
+      it && !it->is_bitint && (it->ikind == IntKind::LongLong || it->ikind == IntKind::ULongLong))
+    return std::max<uint32_t>(abi, d.of(IntKind::LongLong).size);
+  return abi;
+}
+
+// ----- the translation unit -------------------------------------------------------------------
+
+TranslationUnit Parser::run() {
+  try {
+    consume();
+    while (tok_.kind != Tok::Eof) parseExternalDeclaration();
+  } catch (const Error& e) {
+    // A layout question without a position (e.g. a type the target cannot lay out): report it
+    // where the parser is.
+    if (e.hasSourcePosition()) throw;
+    fail(tok_.loc, e.message(), e.kind() == ErrorKind::Unsupported);
+  }
+  return std::move(tu_);
+}
+
+TranslationUnit runParser(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
+                          std::string text, const ParseOptions& options) {
+  IdentTable idents;
+  StringArena arena;
+  PpQueries q;
+  q.has_attribute = [](std::string_view scope, std::string_view n, bool c2x) {
+    return hasAttribute(scope, n, c2x);
+  };
+  Preprocessor pp(ctx, options, idents, arena, std::move(q));
+  try {
+    pp.enterMainFile(std::string(name), std::move(text));
+    Parser parser(ctx, layout, pp, idents);
+    return parser.run();
+  } catch (const SourceError& e) {
+    throw Error::atSource(e.unsupported ? ErrorKind::Unsupported : ErrorKind::Input, e.message,
+                          std::string(ctx.fileName(e.loc.file)), e.loc.line, e.loc.col,
+                          pp.sourceLine(e.loc));
+  }
+}
+
+} // namespace abikit::detail

@@ -1,0 +1,131 @@
+// Internal: the parser of the C declaration front-end (declarations, types, attributes and
+// integer constant expressions), fed by the Preprocessor.
+#pragma once
+
+#include "abikit/cparse.h"
+#include "cparse_pp.h"
+
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace abikit::detail {
+
+/// Parser keywords (Ident::keyword).
+enum Kw : uint16_t {
+  kKwNone = 0,
+  // storage classes and function specifiers
+  kKwTypedef,
+  kKwExtern,
+  kKwStatic,
+  kKwAuto,
+  kKwRegister,
+  kKwThreadLocal,
+  kKwInline,
+  kKwNoreturn,
+  // qualifiers
+  kKwConst,
+  kKwVolatile,
+  kKwRestrict,
+  kKwAtomic,
+  kKwNullability, // _Nonnull, _Nullable, _Null_unspecified (ignored)
+  kKwAddrSpace,   // a target address-space qualifier (see Parser::as_keywords_)
+  // type specifiers
+  kKwVoid,
+  kKwChar,
+  kKwShort,
+  kKwInt,
+  kKwLong,
+  kKwFloat,
+  kKwDouble,
+  kKwSigned,
+  kKwUnsigned,
+  kKwBool,
+  kKwComplex,
+  kKwImaginary,
+  kKwInt128,
+  kKwBitInt,
+  kKwFloat16,
+  kKwFp16,
+  kKwHalf,
+  kKwBf16,
+  kKwFloat128,
+  kKwStruct,
+  kKwUnion,
+  kKwEnum,
+  kKwTypeof,
+  kKwTypeofUnqual,
+  kKwAutoType,
+  kKwAlignas,
+  kKwAlignof,    // _Alignof: the ABI alignment
+  kKwGnuAlignof, // __alignof__: GCC's preferred alignment
+  kKwSizeof,
+  kKwStaticAssert,
+  kKwAttribute,
+  kKwExtension,
+  kKwAsm,
+  kKwDeclspec,
+  kKwOffsetof,
+  kKwTypesCompatible,
+  kKwChooseExpr,
+  kKwConstantP,
+  kKwVaArg,
+  kKwGeneric,
+  kKwTrue,
+  kKwFalse,
+  kKwRealImag,
+  // OpenCL
+  kKwKernel,
+  kKwReadOnly,
+  kKwWriteOnly,
+  kKwReadWrite,
+  kKwPipe,
+  kKwCLType, // image*_t, sampler_t, event_t, ... (Parser::cl_types_)
+  // C++ (CUDA/HIP sources)
+  kKwCxxOnly, // class, template, namespace, ...: rejected
+  kKwCount
+};
+
+/// An object type with the address space it lives in (the type model keeps address spaces on
+/// pointers only; the parser tracks the pointee's).
+struct QType {
+  const Type* t = nullptr;
+  uint32_t as = 0;
+  bool has_as = false;
+};
+
+enum class AttrKind : uint8_t {
+  Ignored, // known, no effect on layout or calling convention
+  Packed,
+  Aligned,
+  VectorSize,
+  ExtVectorType,
+  Mode,
+  AddressSpace,
+  TransparentUnion,
+  Kernel,          // amdgpu_kernel, nvptx_kernel, CUDA global
+  Vertex,          // colossus_vertex
+  OpenCLAddrSpace, // opencl_global, ... (arg = the spelling it stands for)
+  Unsupported,     // known to change layout or ABI; not implemented
+};
+
+struct Attr {
+  std::string_view name; // normalised (no leading/trailing __)
+  Loc loc;
+  AttrKind kind = AttrKind::Ignored;
+  bool has_arg = false;
+  uint64_t value = 0;     // integer argument
+  Ident* ident = nullptr; // identifier argument (mode)
+  uint32_t as = 0;        // OpenCLAddrSpace
+  bool c2x = false;       // written [[...]]
+};
+using AttrList = std::vector<Attr>;
+
+/// Answers __has_attribute for the preprocessor.
+int hasAttribute(std::string_view scope, std::string_view name, bool c2x);
+
+TranslationUnit runParser(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
+                          std::string text, const ParseOptions& options);
+
+} // namespace abikit::detail
