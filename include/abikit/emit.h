@@ -3,10 +3,12 @@
 #pragma once
 
 #include "abikit/callconv.h"
+#include "abikit/layout.h"
 #include "abikit/target.h"
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace abikit {
@@ -24,5 +26,36 @@ std::string callText(const Target& target, const TypeContext& ctx,
                      std::span<const FunctionLowering> functions);
 std::string callJson(const Target& target, const TypeContext& ctx,
                      std::span<const FunctionLowering> functions);
+
+/// `abikit layout`: the layouts of `records` (text: pahole-like, with every hole and the tail
+/// padding; JSON per cli-contract.md; members of anonymous struct/union members are nested under
+/// them with offsets from the start of the outermost record). Throws abikit::Error before
+/// producing anything if a record has no layout.
+std::string layoutText(const LayoutEngine& layout, std::span<const RecordDecl* const> records);
+std::string layoutJson(const LayoutEngine& layout, std::span<const RecordDecl* const> records);
+
+/// `abikit layout --emit-c-asserts`: a C file of static assertions (sizeof, alignment, offsetof
+/// and size of every named non-bit-field member) that a compiler for the target must accept.
+/// `prelude` follows the includes: the declarations themselves or an #include of their header.
+std::string layoutCAsserts(const LayoutEngine& layout, std::span<const RecordDecl* const> records,
+                           std::string_view prelude);
+
+/// `abikit elf`: what to show beyond the header, sections, segments and build attributes.
+struct ElfViewOptions {
+  bool symbols = false;
+  bool relocs = false;
+  bool notes = false;
+};
+class ElfFile;
+/// `abikit elf`: the text view of one file, appended to `out` (readelf-like; the target abikit
+/// decodes is in the header). Throws abikit::Error for a malformed table or note it reads.
+void appendElfText(const ElfFile& file, const ElfViewOptions& options, std::string& out);
+/// `abikit elf --json`: the JSON object of one file (an element of "files"; keys in docs/elf.md).
+void appendElfJson(const ElfFile& file, const ElfViewOptions& options, std::string& out);
+/// Whole documents for several files.
+std::string elfText(std::span<const ElfFile* const> files, const ElfViewOptions& options);
+std::string elfJson(std::span<const ElfFile* const> files, const ElfViewOptions& options);
+/// `abikit link-check`: "compatible" or one line per conflict.
+std::string linkCheckText(const std::vector<std::string>& conflicts);
 
 } // namespace abikit

@@ -441,10 +441,11 @@ private:
     if (!d_.bitfield_type_alignment) {
       // Targets that ignore the declared type's alignment for bit-fields, except (on some) for
       // zero-width ones.
-      if (!(field_size == 0 && d_.zero_length_bitfield_alignment)) field_align = kCharBits;
+      if (!(field_size == 0 && d_.zero_length_bitfield_alignment)) field_align = 1;
     }
     uint64_t unpacked_align = field_align;
-    if (field_packed && field_size != 0) field_align = kCharBits;
+    // A packed bit-field may start at any bit (alignments here are in bits, as in clang).
+    if (field_packed && field_size != 0) field_align = 1;
     uint64_t explicit_align = uint64_t(fd.aligned) * 8;
     if (explicit_align) {
       field_align = std::max(field_align, explicit_align);
@@ -472,8 +473,7 @@ private:
     fl.bit_width = fd.bit_width;
 
     // Unnamed bit-fields do not raise the record's alignment, except on targets that say so.
-    if (!d_.zero_length_bitfield_alignment && fd.name.empty())
-      field_align = unpacked_align = kCharBits;
+    if (!d_.zero_length_bitfield_alignment && fd.name.empty()) field_align = unpacked_align = 1;
 
     if (is_union_) {
       setDataSize(std::max(data_, alignTo(field_size, kCharBits)));
