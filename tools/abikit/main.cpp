@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
   Action action;
   addTargetsCommand(app, action);
   addDescribeCommand(app, action);
+  addElfCommand(app, action);
+  addLinkCheckCommand(app, action);
 
   std::vector<std::string> args = normaliseArgs(argc, argv);
   std::reverse(args.begin(), args.end());
