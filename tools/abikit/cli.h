@@ -46,6 +46,7 @@ using Action = std::function<Output()>;
 /// Registers a command on `app`; its action runs after parsing. Defined in the cmd_*.cpp files.
 void addTargetsCommand(CLI::App& app, Action& action);
 void addDescribeCommand(CLI::App& app, Action& action);
+void addCallCommand(CLI::App& app, Action& action);
 void addElfCommand(CLI::App& app, Action& action);
 void addLinkCheckCommand(CLI::App& app, Action& action);
 

@@ -37,6 +37,37 @@ void InputFlags::add(CLI::App& app) {
   app.add_option("-I", include_dirs, "Add a directory to the #include search path");
 }
 
+ParseOptions InputFlags::parseOptions() const {
+  ParseOptions o;
+  o.include_dirs = include_dirs;
+  for (const std::string& d : defines) {
+    size_t eq = d.find('=');
+    if (eq == std::string::npos)
+      o.defines.emplace_back(d, std::nullopt);
+    else
+      o.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+  }
+  o.undefines = undefines;
+  return o;
+}
+
+std::string displayName(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
+
+std::string readInput(const std::string& path) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) throw Error(ErrorKind::Input, "cannot open '" + path + "': " + std::strerror(errno));
+  std::string text;
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  bool failed = std::ferror(f);
+  if (f != stdin) std::fclose(f);
+  if (failed) throw Error(ErrorKind::Input, "cannot read '" + displayName(path) + "'");
+  return text;
+}
+
 } // namespace abikit::cli
 
 namespace {
@@ -72,6 +103,7 @@ int main(int argc, char** argv) {
   Action action;
   addTargetsCommand(app, action);
   addDescribeCommand(app, action);
+  addCallCommand(app, action);
   addElfCommand(app, action);
   addLinkCheckCommand(app, action);
 

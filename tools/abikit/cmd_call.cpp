@@ -1,0 +1,79 @@
+// abikit call: where every argument and the return value of each function go.
+#include "abikit/callconv.h"
+#include "abikit/cparse.h"
+#include "abikit/diag.h"
+#include "abikit/emit.h"
+#include "cli.h"
+
+namespace abikit::cli {
+
+void addCallCommand(CLI::App& app, Action& action) {
+  static TargetFlags target;
+  static InputFlags input;
+  static std::vector<std::string> functions;
+  static std::string variadic_args;
+  static bool json = false;
+  auto* sub = app.add_subcommand(
+      "call", "Where every argument and the return value of each function go (registers, "
+              "stack offsets, PTX .params)");
+  target.add(*sub);
+  input.add(*sub);
+  sub->add_option("--function", functions, "Only these functions (repeatable)");
+  sub->add_option("--variadic-args", variadic_args,
+                  "Types of the extra arguments of one call of a variadic function, comma "
+                  "separated (C default argument promotions apply)");
+  sub->add_flag("--json", json, "JSON output");
+  sub->callback([&action] {
+    action = [] {
+      Target t = target.resolve();
+      TypeContext ctx(t, languageForPath(input.file));
+      LayoutEngine layout(ctx);
+      constexpr std::string_view kProbe = "__abikit_variadic_call";
+      TranslationUnit tu;
+      if (variadic_args.empty()) {
+        tu = parseFile(ctx, layout, input.file, input.parseOptions());
+      } else {
+        // Parse the extra argument types in the header's scope: a prototype appended to it.
+        std::string text = readInput(input.file);
+        text += "\n#line 1 \"--variadic-args\"\nvoid " + std::string(kProbe) + "(" + variadic_args +
+                ");\n";
+        tu = parseSource(ctx, layout, input.file, text, input.parseOptions());
+      }
+      std::vector<const Type*> extra;
+      if (const FunctionDecl* probe = tu.findFunction(kProbe))
+        for (const ParamDecl& p : probe->type->params) extra.push_back(p.type);
+
+      std::vector<const FunctionDecl*> selected;
+      if (functions.empty()) {
+        for (const FunctionDecl* f : tu.functions)
+          if (f->name != kProbe) selected.push_back(f);
+      } else {
+        for (const std::string& name : functions) {
+          const FunctionDecl* f = tu.findFunction(name);
+          if (!f || f->name == kProbe)
+            throw abikit::Error(abikit::ErrorKind::Input, "no function '" + name +
+                                                              "' is declared in " +
+                                                              displayName(input.file));
+          selected.push_back(f);
+        }
+      }
+      if (!extra.empty()) {
+        bool any = false;
+        for (const FunctionDecl* f : selected) any = any || f->type->variadic;
+        if (!any)
+          throw abikit::Error(
+              abikit::ErrorKind::Input,
+              "--variadic-args given but none of the selected functions is variadic");
+      }
+      std::vector<FunctionLowering> lowered;
+      for (const FunctionDecl* f : selected) {
+        LowerOptions options;
+        if (f->type->variadic) options.variadic_args = extra;
+        lowered.push_back(lowerFunction(ctx, layout, *f, options));
+      }
+      return Output{json ? callJson(t, ctx, lowered) : callText(t, ctx, lowered)};
+    };
+  });
+}
+
+} // namespace abikit::cli
