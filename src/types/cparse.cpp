@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <sstream>
 
 namespace abikit {
@@ -43,8 +42,10 @@ TranslationUnit parseFile(TypeContext& ctx, const LayoutEngine& layout, const st
     throw Error(ErrorKind::Input, "'" + path + "' is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Input, "cannot open '" + path + "'");
-  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::ostringstream ss;
+  ss << in.rdbuf();
   if (in.bad()) throw Error(ErrorKind::Input, "cannot read '" + path + "'");
+  text = std::move(ss).str();
   return detail::runParser(ctx, layout, path, std::move(text), options);
 }
 

@@ -15,7 +15,19 @@ Ident* IdentTable::get(std::string_view name, uint32_t hash) {
   size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
   while (Ident* id = slots_[i]) {
-    if (id->hash == hash && id->name == name) return id;
+    if (id->hash == hash && id->name.size() == name.size()) {
+      // Short names are compared inline (most identifiers are short).
+      const char* a = id->name.data();
+      const char* b = name.data();
+      size_t n = name.size();
+      if (n <= 16) {
+        size_t k = 0;
+        while (k < n && a[k] == b[k]) ++k;
+        if (k == n) return id;
+      } else if (std::memcmp(a, b, n) == 0) {
+        return id;
+      }
+    }
     i = (i + 1) & mask;
   }
   Ident& id = idents_.emplace_back();
@@ -62,9 +74,10 @@ char* StringArena::allocate(size_t n) {
 }
 
 std::string_view StringArena::copy(std::string_view s) {
-  if (s.empty()) return {};
-  char* p = allocate(s.size());
+  // Always NUL-terminated: the lexer relies on a NUL after the last character.
+  char* p = allocate(s.size() + 1);
   std::memcpy(p, s.data(), s.size());
+  p[s.size()] = '\0';
   return {p, s.size()};
 }
 
@@ -253,13 +266,13 @@ Loc Lexer::locAt(const char* p) const {
 bool Lexer::skipSpace(uint8_t& flags) {
   const char* p = cur_;
   for (;;) {
+    if (isHSpace(*p)) {
+      do ++p;
+      while (isHSpace(*p));
+      flags |= kTokLeadingSpace;
+    }
     if (p >= end_) break;
     char c = *p;
-    if (isHSpace(c)) {
-      ++p;
-      flags |= kTokLeadingSpace;
-      continue;
-    }
     if (c == '\n') {
       if (in_directive) {
         cur_ = p;
@@ -361,18 +374,27 @@ void Lexer::finish(Token& t, const char* start, Tok kind, bool dirty) {
 }
 
 void Lexer::lexIdentifier(Token& t, const char* start) {
-  const char* p = start;
-  uint32_t h = 2166136261u;
+  // The buffer ends with a NUL, which is not an identifier character: no bounds check.
+  const char* p = start + 1;
+  while (isIdCont(*p)) ++p;
+  if (*p != '\\' || !spliceLength(p) || p >= end_) {
+    cur_ = p;
+    t.kind = Tok::Ident;
+    t.ptr = start;
+    t.len = uint32_t(p - start);
+    t.ident = idents_.get(std::string_view(start, size_t(p - start)),
+                          IdentTable::hashBytes(start, size_t(p - start)));
+    return;
+  }
+  // Slow path: line splices inside the identifier.
   bool dirty = false;
   while (p < end_) {
     char c = *p;
     if (isIdCont(c)) {
-      h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
       ++p;
       continue;
     }
     if (c == '\\' && spliceLength(p)) {
-      // Only a splice in the middle of the identifier belongs to it.
       const char* q;
       char d = peekChar(p, q);
       if (q > p && isIdCont(d)) {
@@ -385,7 +407,7 @@ void Lexer::lexIdentifier(Token& t, const char* start) {
   }
   cur_ = p;
   finish(t, start, Tok::Ident, dirty);
-  t.ident = dirty ? idents_.get(t.text()) : idents_.get(t.text(), h);
+  t.ident = idents_.get(t.text());
 }
 
 void Lexer::lexNumber(Token& t, const char* start) {

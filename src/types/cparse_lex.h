@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <string>
@@ -108,6 +109,7 @@ struct Ident {
   uint16_t keyword = 0;   // parser keyword (0 = none), see cparse_parse.cpp
   uint8_t pp_special = 0; // preprocessor special name, see PpSpecial
   uint8_t attr = 0;       // reserved for the parser
+  uint32_t mark = 0;      // parser scratch (duplicate-member detection)
   Macro* macro = nullptr; // current macro definition
   // Parser bindings (ordinary identifiers and tags), restored when a scope ends.
   void* ordinary = nullptr;
@@ -123,10 +125,24 @@ public:
   /// Copies `name` into the table's own storage first (for names that do not live in a buffer).
   Ident* getCopy(std::string_view name);
 
-  static uint32_t hashOf(std::string_view s) {
-    uint32_t h = 2166136261u;
-    for (unsigned char c : s) h = (h ^ c) * 16777619u;
-    return h;
+  static uint32_t hashOf(std::string_view s) { return hashBytes(s.data(), s.size()); }
+  static uint32_t hashBytes(const char* p, size_t n) {
+    uint64_t h = uint64_t(n) * 0x9E3779B97F4A7C15ull;
+    while (n >= 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+      h ^= h >> 32;
+      p += 8;
+      n -= 8;
+    }
+    if (n) {
+      uint64_t w = 0;
+      for (size_t i = 0; i < n; ++i) w |= uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
+      h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+    }
+    h ^= h >> 29;
+    return uint32_t(h);
   }
 
 private:
@@ -164,7 +180,8 @@ private:
   size_t left_ = 0;
 };
 
-/// Lexes one buffer. The buffer must stay alive while tokens refer to it.
+/// Lexes one buffer. The buffer must stay alive while tokens refer to it, and the byte at `end`
+/// must be a NUL (the scanners use it as a sentinel).
 class Lexer {
 public:
   Lexer(const char* begin, const char* end, uint32_t buf, uint32_t file, IdentTable& idents,

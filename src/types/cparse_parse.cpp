@@ -421,39 +421,38 @@ IntKind toUnsignedKind(IntKind k) {
   }
 }
 
-/// A small vector with inline storage for trivially copyable elements.
+/// A small vector with inline storage for trivially copyable elements (no initialisation of
+/// the inline slots, so that an empty one costs nothing).
 template <class T, size_t N> class SmallVec {
+  static_assert(std::is_trivially_copyable_v<T>);
+
 public:
   SmallVec() = default;
-  SmallVec(const SmallVec& o) { *this = o; }
-  SmallVec& operator=(const SmallVec& o) {
-    if (this != &o) {
-      size_ = 0;
-      for (size_t i = 0; i < o.size_; ++i) push_back(o[i]);
-    }
-    return *this;
-  }
+  SmallVec(const SmallVec&) = delete;
+  SmallVec& operator=(const SmallVec&) = delete;
   void push_back(const T& v) {
     if (size_ < N) {
-      inline_[size_++] = v;
+      std::memcpy(static_cast<void*>(&inline_[size_ * sizeof(T)]), &v, sizeof(T));
+      ++size_;
       return;
     }
-    if (size_ == N) heap_.assign(inline_, inline_ + N);
+    if (size_ == N) heap_.assign(data(), data() + N);
     heap_.push_back(v);
     ++size_;
   }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T& operator[](size_t i) { return size_ <= N ? inline_[i] : heap_[i]; }
-  const T& operator[](size_t i) const { return size_ <= N ? inline_[i] : heap_[i]; }
-  T& back() { return (*this)[size_ - 1]; }
-  void clear() {
-    size_ = 0;
-    heap_.clear();
+  T* data() { return size_ <= N ? std::launder(reinterpret_cast<T*>(inline_)) : heap_.data(); }
+  const T* data() const {
+    return size_ <= N ? std::launder(reinterpret_cast<const T*>(inline_)) : heap_.data();
   }
+  T& operator[](size_t i) { return data()[i]; }
+  const T& operator[](size_t i) const { return data()[i]; }
+  T& back() { return (*this)[size_ - 1]; }
+  void reverse(size_t from) { std::reverse(data() + from, data() + size_); }
 
 private:
-  T inline_[N]{};
+  alignas(T) unsigned char inline_[N * sizeof(T)];
   std::vector<T> heap_;
   size_t size_ = 0;
 };
@@ -475,6 +474,7 @@ struct TagSym {
   unsigned depth = 0;
   RecordDecl* rd = nullptr;
   EnumDecl* ed = nullptr;
+  const Type* type = nullptr; // the RecordType or EnumType
   Loc loc;
 };
 
@@ -489,7 +489,6 @@ struct Chunk {
   FunctionType* fn = nullptr;
   Loc loc;
   Loc size_loc;
-  bool negative = false;   // array size < 0 (diagnosed with the declarator's name)
   bool type_attrs = false; // pointer-level attributes applied (see pointer_attrs)
   uint32_t attr_index = 0; // index of this chunk's attributes in Declarator::chunk_attrs
   uint32_t attr_count = 0;
@@ -648,7 +647,7 @@ private:
   void parseDeclarator(Declarator& d, DeclContext dc, bool abstract_ok, unsigned level = 0);
   void parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
                             bool abstract_ok, unsigned level);
-  void parseArraySuffix(SmallVec<Chunk, 4>& suffixes, DeclContext dc, bool first_dim);
+  void parseArraySuffix(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc, bool first_dim);
   FunctionType* parseParams(Declarator& d, const Loc& at, unsigned level);
   bool nestedDeclaratorFollows(DeclContext dc, bool abstract_ok) const;
   QType buildType(const DeclSpec& ds, QType base, Declarator& d, DeclContext dc,
@@ -668,8 +667,8 @@ private:
   void declareTypedef(DeclSpec& ds, QType t, Declarator& d);
   void declareFunction(DeclSpec& ds, QType t, Declarator& d, FunctionType* fn, bool is_definition);
   void applyFunctionAttrs(const AttrList& attrs, FunctionType* fn, const Declarator& d);
-  void parseMember(RecordDecl* rd, std::vector<FieldDecl>& fields);
-  void checkRecord(RecordDecl* rd, const Loc& close);
+  void parseMember(RecordDecl* rd);
+  void checkRecord(RecordDecl* rd, const Loc& at, size_t base);
   bool sameType(const Type* a, const Type* b) const;
   bool compatibleFunction(const FunctionType* a, const FunctionType* b) const;
   void handleTagOnlyDecl(DeclSpec& ds);
@@ -735,6 +734,29 @@ private:
   std::unordered_map<const Ident*, OpenCLKind> cl_types_;
   std::unordered_map<std::string_view, FunctionDecl*> functions_;
   std::vector<RecordDecl*> pending_anon_; // anonymous records that a typedef may still name
+  std::vector<std::pair<const Type*, Loc>> tentative_; // file-scope objects of incomplete type
+  // Members of the records being defined (a stack: nested definitions append after their
+  // parent's members and are cut off when complete).
+  std::vector<FieldDecl> member_stack_;
+  std::vector<Loc> member_locs_;
+  std::vector<Ident*> member_names_;
+  uint32_t mark_ = 0;
+  // Direct-mapped caches in front of the TypeContext's interning tables.
+  struct PtrCacheEntry {
+    const Type* pointee = nullptr;
+    uint32_t as = 0;
+    const Type* result = nullptr;
+  };
+  std::vector<PtrCacheEntry> ptr_cache_ = std::vector<PtrCacheEntry>(4096);
+  const Type* pointerTo(const Type* pointee, uint32_t as) {
+    size_t h = ((reinterpret_cast<uintptr_t>(pointee) >> 4) ^ as) & 4095;
+    PtrCacheEntry& e = ptr_cache_[h];
+    if (e.pointee == pointee && e.as == as && e.result) return e.result;
+    e.pointee = pointee;
+    e.as = as;
+    e.result = ctx_.pointerTo(pointee, as);
+    return e.result;
+  }
   unsigned nesting_ = 0;
   unsigned record_nesting_ = 0;
   const Type* size_type_ = nullptr;
@@ -794,12 +816,16 @@ void Parser::consume() {
     pp_.next(tok_);
   }
   if (tok_.kind == Tok::Unknown) {
-    if (tok_.flags & kTokUnterminated)
-      fail(tok_.loc, tok_.len && tok_.ptr[tok_.len > 1 && tok_.ptr[0] != '\'' && tok_.ptr[0] != '"'
-                                              ? (tok_.ptr[1] == '8' ? 2 : 1)
-                                              : 0] == '\''
-                         ? "missing terminating ' character"
-                         : "missing terminating '\"' character");
+    if (tok_.flags & kTokUnterminated) {
+      char q = '"';
+      for (char c : tok_.text())
+        if (c == '\'' || c == '"') {
+          q = c;
+          break;
+        }
+      fail(tok_.loc,
+           q == '\'' ? "missing terminating ' character" : "missing terminating '\"' character");
+    }
     std::string c = tok_.len ? std::string(tok_.ptr, 1) : std::string("?");
     if (c[0] == '\0') c = "\\0";
     fail(tok_.loc, "unexpected character '" + c + "'");
@@ -1292,12 +1318,15 @@ QType Parser::applyTypeAttr(const Attr& a, QType t, bool is_typedef) {
 
 void Parser::setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at) {
   if (ds.base != DeclSpec::None) {
-    bool ok = false;
-    // long double, long long int handled by counters; `int` may follow short/long/signed.
-    if (ds.base == DeclSpec::Int && b == DeclSpec::Int) ok = false;
-    if (!ok)
-      fail(at.loc, "cannot combine with previous '" + std::string(ds.type_loc.line ? "" : "") +
-                       "' declaration specifier");
+    if (ds.tag_defined && prev_.kind == Tok::RBrace) {
+      Loc after = prev_.loc;
+      after.col += prev_.len;
+      after.offset += prev_.len;
+      const char* what = ds.record ? (ds.record->is_union ? "union" : "struct") : "enum";
+      fail(after, std::string("expected ';' after ") + what);
+    }
+    fail(at.loc,
+         "cannot combine '" + std::string(at.text()) + "' with the previous type specifiers");
   }
   ds.base = b;
   if (!ds.any_type) ds.type_loc = at.loc;
@@ -1308,6 +1337,13 @@ void Parser::setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at) {
 void Parser::parseDeclSpec(DeclSpec& ds, DeclContext dc) {
   ds.loc = tok_.loc;
   auto conflict = [&](const Token& t) {
+    if (ds.tag_defined && prev_.kind == Tok::RBrace) {
+      Loc after = prev_.loc;
+      after.col += prev_.len;
+      after.offset += prev_.len;
+      const char* what = ds.record ? (ds.record->is_union ? "union" : "struct") : "enum";
+      fail(after, std::string("expected ';' after ") + what);
+    }
     fail(t.loc, "cannot combine '" + std::string(t.text()) + "' with the previous type specifiers");
   };
   for (;;) {
@@ -1552,8 +1588,7 @@ void Parser::parseDeclSpec(DeclSpec& ds, DeclContext dc) {
       if (!s && (lang_ == Language::CUDA || lang_ == Language::HIP)) {
         if (TagSym* tg = lookupTag(id)) {
           ds.base = DeclSpec::Named;
-          ds.named = QType{tg->rd ? static_cast<const Type*>(ctx_.recordType(tg->rd))
-                                  : static_cast<const Type*>(ctx_.enumType(tg->ed))};
+          ds.named = QType{tg->type};
           ds.type_loc = t.loc;
           ds.any_type = ds.any = true;
           consume();
@@ -1776,6 +1811,11 @@ namespace {
 const char* tagKindName(Kw kw) {
   return kw == kKwStruct ? "struct" : kw == kKwUnion ? "union" : "enum";
 }
+std::string unterminatedRecord(const RecordDecl* rd) {
+  std::string s = std::string("unterminated ") + (rd->is_union ? "union" : "struct");
+  if (!rd->name.empty()) s += " '" + std::string(rd->name) + "'";
+  return s + " (missing '}')";
+}
 } // namespace
 
 void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
@@ -1836,15 +1876,20 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
 
   if (kw == kKwEnum) {
     EnumDecl* ed = nullptr;
+    const Type* type = nullptr;
     if (prev && (!(body || forward || fixed) || prev->depth == depth())) {
       ed = prev->ed;
+      type = prev->type;
       if (body && ed->complete && !(ed->fixed_underlying && ed->enumerators.empty() && fixed))
         fail(name_loc, "redefinition of 'enum " + std::string(name->name) + "'");
       if (fixed && ed->fixed_underlying && ed->underlying != fixed)
         fail(name_loc, "enumeration redeclared with different underlying type");
     } else {
       ed = ctx_.createEnum(name ? intern(name) : std::string_view(), srcLoc(name_loc));
-      newTag()->ed = ed;
+      type = ctx_.enumType(ed);
+      TagSym* ts = newTag();
+      ts->ed = ed;
+      ts->type = type;
     }
     if (fixed) {
       ed->fixed_underlying = true;
@@ -1875,20 +1920,25 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
     }
     ds.tag_forward = !body;
     ds.enum_ = ed;
-    ds.named = QType{ctx_.enumType(ed)};
+    ds.named = QType{type};
     return;
   }
 
   bool is_union = kw == kKwUnion;
   RecordDecl* rd = nullptr;
+  const Type* type = nullptr;
   if (prev && (!(body || forward) || prev->depth == depth())) {
     rd = prev->rd;
+    type = prev->type;
     if (body && rd->complete)
       fail(name_loc, "redefinition of '" + std::string(tagKindName(kw)) + " " +
                          std::string(name->name) + "'");
   } else {
     rd = ctx_.createRecord(name ? intern(name) : std::string_view(), is_union, srcLoc(name_loc));
-    newTag()->rd = rd;
+    type = ctx_.recordType(rd);
+    TagSym* ts = newTag();
+    ts->rd = rd;
+    ts->type = type;
   }
   auto applyRecordAttrs = [&](const AttrList& list, bool allow) {
     for (const Attr& a : list) {
@@ -1914,26 +1964,29 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   applyRecordAttrs(attrs, !rd->complete);
   if (body) {
     rd->max_field_align = pp_.packAlignment();
+    size_t base = member_stack_.size();
     parseRecordBody(rd, kwtok.loc);
     AttrList after;
     parseAttributes(after);
     applyRecordAttrs(after, true);
-    checkRecord(rd, kwtok.loc);
+    checkRecord(rd, kwtok.loc, base);
+    member_stack_.resize(base);
+    member_locs_.resize(base);
+    member_names_.resize(base);
     ds.tag_defined = true;
   }
   ds.tag_forward = !body;
   ds.record = rd;
-  ds.named = QType{ctx_.recordType(rd)};
+  ds.named = QType{type};
 }
 
 void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
   if (++record_nesting_ > kMaxNesting) fail(open, "structs nested too deeply");
   consume(); // {
-  std::vector<FieldDecl> fields;
+  size_t base = member_stack_.size();
   for (;;) {
     if (tok_.kind == Tok::RBrace) break;
-    if (tok_.kind == Tok::Eof)
-      fail(open, "unterminated " + rd->displayName(ctx_) + " (missing '}')");
+    if (tok_.kind == Tok::Eof) fail(open, unterminatedRecord(rd));
     if (tok_.kind == Tok::Semi) {
       consume();
       continue;
@@ -1942,22 +1995,21 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
       parseStaticAssert();
       continue;
     }
-    parseMember(rd, fields);
+    parseMember(rd);
   }
   consume(); // }
-  rd->fields = std::move(fields);
+  rd->fields.assign(member_stack_.begin() + ptrdiff_t(base), member_stack_.end());
   --record_nesting_;
 }
 
-void Parser::parseMember(RecordDecl* rd, std::vector<FieldDecl>& fields) {
+void Parser::parseMember(RecordDecl* rd) {
   DeclSpec ds;
   Loc start = tok_.loc;
   parseDeclSpec(ds, DeclContext::Member);
   if (!ds.any) {
     if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone)
       fail(tok_.loc, "unknown type name '" + std::string(tok_.ident->name) + "'");
-    if (tok_.kind == Tok::Eof)
-      fail(start, "unterminated " + rd->displayName(ctx_) + " (missing '}')");
+    if (tok_.kind == Tok::Eof) fail(start, unterminatedRecord(rd));
     failUnexpected("a member declaration");
   }
   if (ds.kernel) fail(start, "'kernel' can only be used with functions");
@@ -1975,7 +2027,9 @@ void Parser::parseMember(RecordDecl* rd, std::vector<FieldDecl>& fields) {
       }
       if (ds.has_alignas && ds.alignas_)
         f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds.alignas_));
-      fields.push_back(f);
+      member_stack_.push_back(f);
+      member_locs_.push_back(ds.type_loc);
+      member_names_.push_back(nullptr);
     }
     consume();
     return;
@@ -2005,20 +2059,16 @@ void Parser::parseMember(RecordDecl* rd, std::vector<FieldDecl>& fields) {
     }
     FunctionType* fn = nullptr;
     QType t = buildType(ds, base, d, DeclContext::Member, &fn);
-    std::string shown = d.name ? "'" + std::string(d.name->name) + "'" : std::string();
+    auto shown = [&]() { return d.name ? "'" + std::string(d.name->name) + "' " : std::string(); };
     Loc at = d.name ? d.name_loc : d.loc;
     if (t.has_as) fail(at, "field may not be qualified with an address space");
     const Type* c = stripTypedefs(t.t);
-    if (c->kind == TypeKind::Function)
-      fail(at, "field " + shown + (shown.empty() ? "" : " ") + "declared as a function");
-    if (c->kind == TypeKind::Void)
-      fail(at, "field " + shown + (shown.empty() ? "" : " ") + "has incomplete type 'void'");
+    if (c->kind == TypeKind::Function) fail(at, "field " + shown() + "declared as a function");
+    if (c->kind == TypeKind::Void) fail(at, "field " + shown() + "has incomplete type 'void'");
     if (auto* r = dyn<RecordType>(c); r && !r->decl->complete)
-      fail(at, "field " + shown + (shown.empty() ? "" : " ") + "has incomplete type '" +
-                   typeStr(t.t) + "'");
+      fail(at, "field " + shown() + "has incomplete type '" + typeStr(t.t) + "'");
     if (auto* e = dyn<EnumType>(c); e && !e->decl->complete)
-      fail(at, "field " + shown + (shown.empty() ? "" : " ") + "has incomplete type '" +
-                   typeStr(t.t) + "'");
+      fail(at, "field " + shown() + "has incomplete type '" + typeStr(t.t) + "'");
     if (c->kind == TypeKind::OpenCL)
       fail(at, "the OpenCL type '" + typeStr(t.t) + "' cannot be used for a field");
     FieldDecl f;
@@ -2069,7 +2119,9 @@ void Parser::parseMember(RecordDecl* rd, std::vector<FieldDecl>& fields) {
         f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds.alignas_));
       }
     }
-    fields.push_back(f);
+    member_stack_.push_back(f);
+    member_locs_.push_back(at);
+    member_names_.push_back(d.name);
     if (tok_.kind == Tok::Comma) {
       consume();
       continue;
@@ -2078,61 +2130,63 @@ void Parser::parseMember(RecordDecl* rd, std::vector<FieldDecl>& fields) {
       consume();
       return;
     }
-    if (tok_.kind == Tok::Eof)
-      fail(prev_.loc, "unterminated " + rd->displayName(ctx_) + " (missing '}')");
+    if (tok_.kind == Tok::Eof) fail(prev_.loc, unterminatedRecord(rd));
     failUnexpected("';' at end of declaration list");
   }
 }
 
-void Parser::checkRecord(RecordDecl* rd, const Loc& at) {
+void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
+  const Loc* locs = member_locs_.data() + base;
+  Ident* const* idents = member_names_.data() + base;
   // Flexible array members.
   size_t n = rd->fields.size();
   for (size_t i = 0; i < n; ++i) {
     const FieldDecl& f = rd->fields[i];
+    if (f.type->unqualified->kind != TypeKind::Array &&
+        f.type->unqualified->kind != TypeKind::Typedef)
+      continue;
     auto* arr = dyn<ArrayType>(stripTypedefs(f.type));
     if (!arr || !arr->incomplete) continue;
     std::string fname = std::string(f.name);
-    Loc l;
-    l.file = f.loc.file;
-    l.line = f.loc.line;
-    l.col = f.loc.col;
-    // Find a buffer position for the caret: the record's own location is good enough.
-    l = at;
-    l.line = f.loc.line;
-    l.col = f.loc.col;
-    l.file = f.loc.file;
-    if (rd->is_union) fail(at, "flexible array member '" + fname + "' in a union is not allowed");
+    const Loc& l = locs[i];
+    if (rd->is_union) fail(l, "flexible array member '" + fname + "' in a union is not allowed");
     if (i + 1 != n)
-      fail(at, "flexible array member '" + fname + "' with type '" + typeStr(f.type) +
-                   "' is not at the end of " + rd->displayName(ctx_));
+      fail(l, "flexible array member '" + fname + "' with type '" + typeStr(f.type) +
+                  "' is not at the end of " + rd->displayName(ctx_));
     bool others = false;
     for (size_t j = 0; j < i; ++j)
       if (!rd->fields[j].isUnnamedBitField()) others = true;
     if (!others)
-      fail(at, "flexible array member '" + fname + "' not allowed in otherwise empty " +
-                   std::string(rd->is_union ? "union" : "struct"));
-    (void)l;
+      fail(l, "flexible array member '" + fname + "' not allowed in otherwise empty " +
+                  std::string(rd->is_union ? "union" : "struct"));
   }
-  // Duplicate member names, looking through anonymous members.
-  std::vector<std::string_view> names;
-  std::vector<const RecordDecl*> stack{rd};
-  while (!stack.empty()) {
-    const RecordDecl* r = stack.back();
-    stack.pop_back();
-    for (const FieldDecl& f : r->fields) {
-      if (!f.name.empty()) {
-        names.push_back(f.name);
-      } else if (f.bit_width < 0) {
-        if (auto* rt = dyn<RecordType>(stripTypedefs(f.type))) stack.push_back(rt->decl);
+  // Duplicate member names, looking through anonymous members: each name's Ident is marked
+  // with this record's stamp.
+  uint32_t stamp = ++mark_;
+  auto seen = [&](Ident* id, size_t i) {
+    if (id->mark == stamp) fail(locs[i], "duplicate member '" + std::string(id->name) + "'");
+    id->mark = stamp;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const FieldDecl& f = rd->fields[i];
+    if (idents[i]) {
+      seen(idents[i], i);
+      continue;
+    }
+    if (!f.name.empty() || f.bit_width >= 0) continue;
+    auto* rt = dyn<RecordType>(stripTypedefs(f.type));
+    if (!rt) continue;
+    std::vector<const RecordDecl*> stack{rt->decl};
+    while (!stack.empty()) {
+      const RecordDecl* r = stack.back();
+      stack.pop_back();
+      for (const FieldDecl& g : r->fields) {
+        if (!g.name.empty())
+          seen(ids_.get(g.name), i);
+        else if (g.bit_width < 0)
+          if (auto* inner = dyn<RecordType>(stripTypedefs(g.type))) stack.push_back(inner->decl);
       }
     }
-  }
-  if (names.size() > 1) {
-    std::vector<std::string_view> sorted = names;
-    std::sort(sorted.begin(), sorted.end());
-    for (size_t i = 1; i < sorted.size(); ++i)
-      if (sorted[i] == sorted[i - 1])
-        fail(at, "duplicate member '" + std::string(sorted[i]) + "' in " + rd->displayName(ctx_));
   }
   rd->complete = true;
   // transparent_union: clang drops it (with a warning) unless every member has the first
@@ -2347,11 +2401,12 @@ bool Parser::nestedDeclaratorFollows(DeclContext dc, bool abstract_ok) const {
 
 void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
                                   bool abstract_ok, unsigned level) {
+  // The chunks of this level go to `out` in the order they apply to the base type: the
+  // pointers left to right, then the suffixes right to left, then the nested declarator's.
   if (level > kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
-  SmallVec<Chunk, 4> ptrs;
   while (tok_.kind == Tok::Star || tok_.kind == Tok::Caret) {
     if (tok_.kind == Tok::Caret) fail(tok_.loc, "blocks ('^') are not supported", true);
-    if (ptrs.size() > 4 * kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
+    if (out.size() > 4 * kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
     Chunk c;
     c.kind = Chunk::Pointer;
     c.loc = tok_.loc;
@@ -2392,9 +2447,9 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
       }
       consume();
     }
-    ptrs.push_back(c);
+    out.push_back(c);
   }
-  SmallVec<Chunk, 4> inner;
+  std::unique_ptr<SmallVec<Chunk, 4>> inner; // only for a parenthesised declarator
   if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone && dc != DeclContext::TypeName) {
     d.name = tok_.ident;
     d.name_loc = tok_.loc;
@@ -2406,7 +2461,8 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
     parseAttributes(attrs); // e.g. void (__attribute__((noreturn)) *f)(void)
     for (const Attr& a : attrs)
       if (a.kind == AttrKind::Kernel || a.kind == AttrKind::Vertex) d.chunk_attrs.push_back(a);
-    parseDeclaratorLevel(d, inner, dc, abstract_ok, level + 1);
+    inner = std::make_unique<SmallVec<Chunk, 4>>();
+    parseDeclaratorLevel(d, *inner, dc, abstract_ok, level + 1);
     if (tok_.kind != Tok::RParen) {
       if (tok_.kind == Tok::Eof) fail(open, "expected ')' to match this '('");
       failUnexpected("')'");
@@ -2418,33 +2474,30 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
                          std::string(tok_.ident->name) + "')");
     failUnexpected("an identifier or '('");
   }
-  SmallVec<Chunk, 4> suffixes;
+  size_t suffix_start = out.size();
   bool first_dim = true;
   for (;;) {
     if (tok_.kind == Tok::LBracket && !atAttribute()) {
-      parseArraySuffix(suffixes, dc, first_dim && level == 0);
+      parseArraySuffix(d, out, dc, first_dim && level == 0);
       first_dim = false;
-      if (suffixes.size() > 4 * kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
-      if (suffixes.back().negative) {
-        std::string n = d.name ? "array '" + std::string(d.name->name) + "'" : "array";
-        fail(suffixes.back().size_loc, n + " has negative size");
-      }
+      if (out.size() > 4 * kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
     } else if (tok_.kind == Tok::LParen) {
       Chunk c;
       c.kind = Chunk::Function;
       c.loc = tok_.loc;
       c.fn = parseParams(d, tok_.loc, level);
-      suffixes.push_back(c);
+      out.push_back(c);
     } else {
       break;
     }
   }
-  for (size_t i = 0; i < ptrs.size(); ++i) out.push_back(ptrs[i]);
-  for (size_t i = suffixes.size(); i-- > 0;) out.push_back(suffixes[i]);
-  for (size_t i = 0; i < inner.size(); ++i) out.push_back(inner[i]);
+  if (out.size() - suffix_start > 1) out.reverse(suffix_start);
+  if (inner)
+    for (size_t i = 0; i < inner->size(); ++i) out.push_back((*inner)[i]);
 }
 
-void Parser::parseArraySuffix(SmallVec<Chunk, 4>& suffixes, DeclContext dc, bool first_dim) {
+void Parser::parseArraySuffix(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
+                              bool first_dim) {
   Chunk c;
   c.kind = Chunk::Array;
   c.loc = tok_.loc;
@@ -2486,9 +2539,10 @@ void Parser::parseArraySuffix(SmallVec<Chunk, 4>& suffixes, DeclContext dc, bool
       c.vla = true;
     } else {
       __int128 n = signedValue(v);
-      if (intSigned(v.type) && n < 0)
-        c.negative = true;
-      else {
+      if (intSigned(v.type) && n < 0) {
+        std::string what = d.name ? "array '" + std::string(d.name->name) + "'" : "array";
+        fail(c.size_loc, what + " has negative size");
+      } else {
         unsigned __int128 u = intSigned(v.type) ? (unsigned __int128)n : v.bits;
         if (u > (unsigned __int128)UINT64_MAX) fail(c.size_loc, "array is too large");
         c.count = uint64_t(u);
@@ -2497,7 +2551,7 @@ void Parser::parseArraySuffix(SmallVec<Chunk, 4>& suffixes, DeclContext dc, bool
   }
   if (tok_.kind != Tok::RBracket) failUnexpected("']'");
   consume();
-  suffixes.push_back(c);
+  out.push_back(c);
 }
 
 FunctionType* Parser::parseParams(Declarator& d, const Loc& at, unsigned level) {
@@ -2602,20 +2656,22 @@ QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclConte
                         FunctionType** outer_fn) {
   QType t = base;
   FunctionType* last_fn = nullptr;
-  std::string who = d.name ? "'" + std::string(d.name->name) + "'" : std::string("type name");
+  auto who = [&]() {
+    return d.name ? "'" + std::string(d.name->name) + "'" : std::string("type name");
+  };
   for (size_t i = 0; i < d.chunks.size(); ++i) {
     const Chunk& c = d.chunks[i];
     last_fn = nullptr;
     switch (c.kind) {
     case Chunk::Pointer:
-      t.t = ctx_.pointerTo(t.t, t.has_as ? t.as : 0);
+      t.t = pointerTo(t.t, t.has_as ? t.as : 0);
       t.has_as = c.has_as;
       t.as = c.as;
       if (c.quals) t.t = ctx_.qualified(t.t, c.quals);
       break;
     case Chunk::Array: {
       const Type* e = stripTypedefs(t.t);
-      if (e->kind == TypeKind::Function) fail(c.loc, who + " declared as array of functions");
+      if (e->kind == TypeKind::Function) fail(c.loc, who() + " declared as array of functions");
       if (e->kind == TypeKind::Void) fail(c.loc, "array has incomplete element type 'void'");
       if (auto* r = dyn<RecordType>(e); r && !r->decl->complete)
         fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
@@ -3018,6 +3074,12 @@ void Parser::declare(DeclSpec& ds, QType t, Declarator& d, bool is_definition) {
   Symbol* s = newSymbol(Symbol::Var, d.name_loc);
   s->type = t;
   bind(d.name, s);
+  if (ds.storage != kKwExtern && depth() == 0) {
+    const Type* c = stripTypedefs(t.t);
+    if ((c->kind == TypeKind::Record && !static_cast<const RecordType*>(c)->decl->complete) ||
+        (c->kind == TypeKind::Enum && !static_cast<const EnumType*>(c)->decl->complete))
+      tentative_.emplace_back(t.t, d.name_loc);
+  }
 }
 
 void Parser::handleTagOnlyDecl(DeclSpec& ds) {
@@ -4485,6 +4547,14 @@ TranslationUnit Parser::run() {
   try {
     consume();
     while (tok_.kind != Tok::Eof) parseExternalDeclaration();
+    for (const auto& [t, loc] : tentative_) {
+      const Type* c = stripTypedefs(t);
+      bool incomplete =
+          (c->kind == TypeKind::Record && !static_cast<const RecordType*>(c)->decl->complete) ||
+          (c->kind == TypeKind::Enum && !static_cast<const EnumType*>(c)->decl->complete);
+      if (incomplete)
+        fail(loc, "tentative definition has type '" + typeStr(t) + "' that is never completed");
+    }
   } catch (const Error& e) {
     // A layout question without a position (e.g. a type the target cannot lay out): report it
     // where the parser is.

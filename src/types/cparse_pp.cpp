@@ -260,7 +260,7 @@ void Preprocessor::lexFile(Token& t) {
     if (t.kind == Tok::Eof) {
       if (conds_.size() > f.cond_base) {
         const Cond& c = conds_.back();
-        error(c.loc, "unterminated conditional directive (#if without #endif)");
+        error(c.loc, std::string("unterminated ") + c.what + " (missing #endif)");
       }
       if (f.guard == FileState::kAfterEndif) buffers_[size_t(f.buf)]->guard = f.guard_macro;
       if (files_.size() == 1) return;
@@ -839,14 +839,14 @@ void Preprocessor::handleDirective(Token& hash) {
   if (d == id_undef_) return doUndef();
   if (d == id_include_) return doInclude(hash, false);
   if (d == id_include_next_) return doInclude(hash, true);
-  if (d == id_if_) return doIf(hash, 0);
-  if (d == id_ifdef_) return doIf(hash, 1);
-  if (d == id_ifndef_) return doIf(hash, 2);
-  if (d == id_elif_) return doElse(hash, 1);
-  if (d == id_elifdef_) return doElse(hash, 2);
-  if (d == id_elifndef_) return doElse(hash, 3);
-  if (d == id_else_) return doElse(hash, 0);
-  if (d == id_endif_) return doEndif(hash);
+  if (d == id_if_) return doIf(name, 0);
+  if (d == id_ifdef_) return doIf(name, 1);
+  if (d == id_ifndef_) return doIf(name, 2);
+  if (d == id_elif_) return doElse(name, 1);
+  if (d == id_elifdef_) return doElse(name, 2);
+  if (d == id_elifndef_) return doElse(name, 3);
+  if (d == id_else_) return doElse(name, 0);
+  if (d == id_endif_) return doEndif(name);
   if (d == id_line_) {
     Token t;
     next(t);
@@ -1130,7 +1130,8 @@ void Preprocessor::doIf(const Token& directive, int kind) {
       f.guard = FileState::kInvalid;
     }
   }
-  conds_.push_back({directive.loc, value, false});
+  static const char* const kWhat[] = {"#if", "#ifdef", "#ifndef"};
+  conds_.push_back({directive.loc, kWhat[kind], value, false});
   if (!value) skipGroup();
 }
 
@@ -1163,7 +1164,8 @@ void Preprocessor::skipGroup() {
   size_t depth = 0;
   for (;;) {
     if (!f.lexer.skipToNextDirectiveLine()) {
-      error(conds_.back().loc, "unterminated conditional directive (#if without #endif)");
+      error(conds_.back().loc,
+            std::string("unterminated ") + conds_.back().what + " (missing #endif)");
     }
     f.lexer.in_directive = true;
     Token hash, name;
@@ -1184,7 +1186,7 @@ void Preprocessor::skipGroup() {
         --depth;
       } else if (depth == 0 && d == id_else_) {
         Cond& c = conds_.back();
-        if (c.in_else) error(hash.loc, "#else after #else");
+        if (c.in_else) error(name.loc, "#else after #else");
         c.in_else = true;
         if (f.guard == FileState::kInGuard && conds_.size() - 1 == f.guard_cond)
           f.guard = FileState::kInvalid;
@@ -1195,7 +1197,7 @@ void Preprocessor::skipGroup() {
         }
       } else if (depth == 0 && (d == id_elif_ || d == id_elifdef_ || d == id_elifndef_)) {
         Cond& c = conds_.back();
-        if (c.in_else) error(hash.loc, "#elif after #else");
+        if (c.in_else) error(name.loc, "#elif after #else");
         if (f.guard == FileState::kInGuard && conds_.size() - 1 == f.guard_cond)
           f.guard = FileState::kInvalid;
         if (!c.taken) {

@@ -114,8 +114,9 @@ private:
   };
   struct Cond {
     Loc loc;
-    bool taken;   // some group of this #if chain was (or is being) included
-    bool in_else; // after #else
+    const char* what; // "#if", "#ifdef", "#ifndef"
+    bool taken;       // some group of this #if chain was (or is being) included
+    bool in_else;     // after #else
   };
 
   // Token sources.
