@@ -91,8 +91,10 @@ ExtendKind promotionExtension(const Type* t, const DataModel& d) {
 
 const Type* defaultArgumentPromotion(TypeContext& ctx, const Type* t) {
   const Type* c = stripTypedefs(t);
+  // clang's Sema::DefaultArgumentPromotion promotes float and __fp16 (not _Float16) to double.
   if (auto* f = dyn<FloatType>(c))
-    if (f->fkind == FloatKind::Float) return ctx.floatType(FloatKind::Double);
+    if (f->fkind == FloatKind::Float || f->fkind == FloatKind::Fp16)
+      return ctx.floatType(FloatKind::Double);
   if (isPromotableInteger(c, ctx.data())) return ctx.intType(IntKind::Int);
   return t;
 }

@@ -90,7 +90,8 @@ bool isPromotableInteger(const Type* t, const DataModel& d);
 ExtendKind promotionExtension(const Type* t, const DataModel& d);
 
 /// The C default argument promotions applied to an extra argument of a variadic call:
-/// float -> double, promotable integers -> int (or unsigned int), everything else unchanged.
+/// float and __fp16 -> double, promotable integers -> int (or unsigned int), everything else
+/// unchanged.
 const Type* defaultArgumentPromotion(TypeContext& ctx, const Type* t);
 
 /// Arrays and functions decay to pointers as parameter types do in C.
