@@ -280,8 +280,10 @@ void relocations(const ElfFile& f, std::string& out) {
       *p++ = ' ';
       p = detail::putHex(p, svalue, w);
       *p++ = ' ';
-      if (!is64) *p++ = ' ';
-      *p++ = ' ';
+      if (!is64) {
+        *p++ = ' ';
+        *p++ = ' ';
+      }
       p = detail::putStr(p, r.symbol ? sname : std::string_view("(no symbol)"));
       if (t.rela()) {
         bool neg = r.addend < 0;
