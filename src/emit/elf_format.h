@@ -66,6 +66,7 @@ inline char* putDecRight(char* p, uint64_t v, int width) {
 }
 
 inline char* putStr(char* p, std::string_view s) {
+  if (s.empty()) return p; // s.data() may be null
   std::memcpy(p, s.data(), s.size());
   return p + s.size();
 }
