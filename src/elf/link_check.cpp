@@ -26,6 +26,11 @@ std::vector<std::string> linkConflicts(std::span<const ElfFile* const> files) {
   for (size_t i = 1; i < files.size(); ++i) {
     const ElfFile& b = *files[i];
     const std::string who = a.name() + " vs " + b.name() + ": ";
+    // Different machines say it all; the class and byte order are compared for the same one.
+    if (a.header().machine != b.header().machine) {
+      out.push_back(who + "different machines: " + machineName(a) + " vs " + machineName(b));
+      continue;
+    }
     if (a.header().elf_class != b.header().elf_class)
       out.push_back(who +
                     "different ELF classes: " + (a.header().is64() ? "ELFCLASS64" : "ELFCLASS32") +
@@ -34,10 +39,6 @@ std::vector<std::string> linkConflicts(std::span<const ElfFile* const> files) {
       out.push_back(who + "different byte orders: " +
                     (a.header().bigEndian() ? "big-endian" : "little-endian") + " vs " +
                     (b.header().bigEndian() ? "big-endian" : "little-endian"));
-    if (a.header().machine != b.header().machine) {
-      out.push_back(who + "different machines: " + machineName(a) + " vs " + machineName(b));
-      continue;
-    }
     const ElfMachineInfo* m = a.machine();
     if (!m || !m->linkConflicts)
       throw Error::atOffset("abikit does not know e_machine " + std::to_string(a.header().machine) +
