@@ -51,10 +51,36 @@ std::string plural(uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-// A gap of `bits` starting at bit `from`: "3 bytes" or "29 bits".
+// A gap of `bits` starting at bit `from`: "3 bytes", "5 bits" or "5 bits + 3 bytes" (the bits
+// up to the next byte boundary, then whole bytes).
 std::string gapText(uint64_t from, uint64_t bits) {
-  if (from % 8 == 0 && bits % 8 == 0) return plural(bits / 8, "byte", "bytes");
-  return plural(bits, "bit", "bits");
+  uint64_t lead = from % 8 ? 8 - from % 8 : 0;
+  if (lead == 0 && bits % 8 == 0) return plural(bits / 8, "byte", "bytes");
+  if (lead >= bits || (bits - lead) % 8) return plural(bits, "bit", "bits");
+  return plural(lead, "bit", "bits") + " + " + plural((bits - lead) / 8, "byte", "bytes");
+}
+
+// A C declaration of `name` with type `t`: "int x", "char *p", "short a[2][3]",
+// "void (*f)(int)".
+std::string declaration(const Type* t, std::string_view name, const TypeContext& ctx) {
+  std::string dims;
+  const Type* base = t;
+  while (auto* at = dyn<ArrayType>(base->unqualified)) {
+    if (base->quals) break;
+    dims += at->incomplete ? "[]" : "[" + std::to_string(at->count) + "]";
+    base = at->element;
+  }
+  std::string spelled = typeName(base, ctx);
+  std::string decl = std::string(name) + dims;
+  size_t fp = spelled.find("(*)");
+  if (fp != std::string::npos) {
+    spelled.insert(fp + 2, decl);
+    if (fp > 0 && spelled[fp - 1] != ' ' && spelled[fp - 1] != '(') spelled.insert(fp, " ");
+    return spelled;
+  }
+  if (decl.empty()) return spelled;
+  if (!spelled.empty() && spelled.back() == '*') return spelled + decl;
+  return spelled + " " + decl;
 }
 
 struct Totals {
@@ -83,7 +109,7 @@ public:
     if (totals.bit_holes)
       sum += ", bit holes: " + std::to_string(totals.bit_holes) + " (" +
              plural(totals.hole_bits, "bit", "bits") + ")";
-    sum += ", padding: " + (tail % 8 ? plural(tail, "bit", "bits") : std::to_string(tail / 8));
+    sum += ", padding: " + (end % 8 || tail % 8 ? gapText(end, tail) : std::to_string(tail / 8));
     if (rl.has_flexible_array) sum += ", flexible array member";
     line(1, sum + " */");
     out_ += "};\n";
@@ -145,8 +171,7 @@ private:
         stop = start + uint64_t(fd.bit_width);
       else
         stop = start + fl.size * 8;
-      if (!rd.is_union && start > end && (fd.bit_width != 0))
-        hole(indent, end, start - end, totals);
+      if (!rd.is_union && start > end) hole(indent, end, start - end, totals);
       if (const RecordDecl* anon = anonymousMember(fd)) {
         line(indent, std::string(anon->is_union ? "union" : "struct") + " {");
         uint64_t inner_end = members(*anon, start, indent + 1, totals);
@@ -155,19 +180,14 @@ private:
           line(indent + 1, "/* XXX " + gapText(inner_end, anon_end - inner_end) + " padding */");
         member(indent, "};", std::to_string(start / 8), fl.size);
       } else {
-        std::string decl = typeName(fd.type, ctx_);
-        std::string name = std::string(fd.name);
-        if (decl.size() < 24) decl.append(24 - decl.size(), ' ');
-        decl += ' ';
-        if (fd.isBitField())
-          decl += name + ":" + std::to_string(fd.bit_width) + ";";
-        else
-          decl += name + ";";
+        std::string decl = declaration(fd.type, fd.name, ctx_);
+        if (fd.isBitField()) decl += (fd.name.empty() ? " :" : ":") + std::to_string(fd.bit_width);
+        decl += ";";
         std::string pos = std::to_string(start / 8);
         if (fd.isBitField()) pos += ":" + std::to_string(start % 8);
         member(indent, decl, pos, fl.size);
       }
-      if (fd.bit_width != 0) end = std::max(end, stop);
+      end = std::max(end, stop);
       max_end = std::max(max_end, stop);
     }
     return rd.is_union ? max_end : end;

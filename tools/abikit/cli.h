@@ -47,6 +47,9 @@ using Action = std::function<Output()>;
 void addTargetsCommand(CLI::App& app, Action& action);
 void addDescribeCommand(CLI::App& app, Action& action);
 void addCallCommand(CLI::App& app, Action& action);
+void addPtxCommand(CLI::App& app, Action& action);
+void addKernargCommand(CLI::App& app, Action& action);
+void addLayoutCommand(CLI::App& app, Action& action);
 void addElfCommand(CLI::App& app, Action& action);
 void addLinkCheckCommand(CLI::App& app, Action& action);
 

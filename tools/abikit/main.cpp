@@ -104,6 +104,9 @@ int main(int argc, char** argv) {
   addTargetsCommand(app, action);
   addDescribeCommand(app, action);
   addCallCommand(app, action);
+  addPtxCommand(app, action);
+  addKernargCommand(app, action);
+  addLayoutCommand(app, action);
   addElfCommand(app, action);
   addLinkCheckCommand(app, action);
 

@@ -1,0 +1,1 @@
+struct complexes { char c; _Complex float cf; _Complex double cd; };

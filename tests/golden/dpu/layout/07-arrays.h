@@ -1,0 +1,1 @@
+struct arrays { char c[3]; short s[3]; long l[2]; };

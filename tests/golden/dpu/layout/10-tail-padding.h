@@ -1,0 +1,1 @@
+struct tail { long l; char c; };

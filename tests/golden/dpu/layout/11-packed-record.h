@@ -1,0 +1,1 @@
+struct __attribute__((packed)) packed_record { char c; long l; short s; };

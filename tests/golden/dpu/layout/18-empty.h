@@ -1,0 +1,2 @@
+struct empty {};
+struct holder { char c; struct empty e; char d; };

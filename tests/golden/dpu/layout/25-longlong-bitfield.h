@@ -1,0 +1,1 @@
+struct ll_bits { char c; long long x:20; };

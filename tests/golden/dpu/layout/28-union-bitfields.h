@@ -1,0 +1,1 @@
+union bits_union { int a:3; long b:40; char c; };

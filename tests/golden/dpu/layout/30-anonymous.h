@@ -1,0 +1,1 @@
+struct tagged { char tag; union { int i; float f; }; long l; };

@@ -1,0 +1,1 @@
+struct char_bits { char a:3; char b:6; };

@@ -1,0 +1,1 @@
+struct zero_long { char a; long :0; char b; };

@@ -1,0 +1,2 @@
+struct point { short x; char y; };
+struct polygon { char n; struct point pts[3]; };

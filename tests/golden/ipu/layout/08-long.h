@@ -1,0 +1,1 @@
+struct char_long { char c; long l; };

@@ -1,0 +1,1 @@
+struct complexes { char c; _Complex float f; _Complex double d; };

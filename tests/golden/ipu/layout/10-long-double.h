@@ -1,0 +1,1 @@
+struct short_ld { short s; long double x; };

@@ -1,0 +1,1 @@
+struct zero_char { int a:3; char :0; char b; };

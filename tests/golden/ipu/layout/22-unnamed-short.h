@@ -1,0 +1,1 @@
+struct unnamed_short { char a; short :3; char b; };

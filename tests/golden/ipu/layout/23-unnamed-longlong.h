@@ -1,0 +1,1 @@
+struct unnamed_ll { char a; long long :7; };

@@ -1,0 +1,1 @@
+struct zero_first { int :0; char c; };

@@ -1,0 +1,3 @@
+#pragma pack(2)
+struct pack_zero { char c; long long x; int :0; char d; };
+#pragma pack()

@@ -1,0 +1,1 @@
+union scalars_union { char c; double d; long long l; };

@@ -1,0 +1,1 @@
+union unnamed_union { char c; int :12; };

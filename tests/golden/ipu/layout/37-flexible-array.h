@@ -1,0 +1,1 @@
+struct fam_double { char n; double d[]; };

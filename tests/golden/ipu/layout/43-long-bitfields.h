@@ -1,0 +1,1 @@
+struct long_bits { long a:31; long b:2; };

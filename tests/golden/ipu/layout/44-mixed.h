@@ -1,0 +1,1 @@
+struct mixed { short s; long long x:33; char c; };

@@ -1,0 +1,72 @@
+// abikit layout: record layouts of a C header (text, JSON, or C static assertions).
+#include "abikit/cparse.h"
+#include "abikit/diag.h"
+#include "abikit/emit.h"
+#include "cli.h"
+
+namespace abikit::cli {
+
+namespace {
+
+// What the assertion file needs before its checks: the same macros and the header itself (or,
+// for standard input, its text).
+std::string assertsPrelude(const InputFlags& input, const std::string& text) {
+  std::string p;
+  ParseOptions po = input.parseOptions();
+  for (const auto& [name, value] : po.defines)
+    p += "#define " + name + " " + (value ? *value : std::string("1")) + "\n";
+  for (const std::string& name : po.undefines) p += "#undef " + name + "\n";
+  if (input.file == "-") return p + text;
+  std::string quoted;
+  for (char c : input.file) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return p + "#include \"" + quoted + "\"\n";
+}
+
+} // namespace
+
+void addLayoutCommand(CLI::App& app, Action& action) {
+  static TargetFlags flags;
+  static InputFlags input;
+  static std::vector<std::string> names;
+  static bool json = false;
+  static bool asserts = false;
+  auto* sub = app.add_subcommand(
+      "layout", "Record layouts: offsets, sizes, bit-field positions, holes and tail padding");
+  flags.add(*sub);
+  input.add(*sub);
+  sub->add_option("--record", names,
+                  "Only this record: S, struct S, union U or a typedef name (repeatable)");
+  auto* j = sub->add_flag("--json", json, "JSON output");
+  sub->add_flag("--emit-c-asserts", asserts,
+                "Print a C file of static assertions that pins the layouts for the target")
+      ->excludes(j);
+  sub->callback([&action] {
+    action = [] {
+      Target target = flags.resolve();
+      TypeContext ctx(target, languageForPath(input.file));
+      LayoutEngine engine(ctx);
+      std::string text = readInput(input.file);
+      TranslationUnit tu =
+          parseSource(ctx, engine, displayName(input.file), text, input.parseOptions());
+      std::vector<const RecordDecl*> records;
+      if (names.empty()) {
+        records = tu.records;
+      } else {
+        for (const std::string& name : names) {
+          const RecordDecl* rd = tu.findRecord(name, ctx);
+          if (!rd)
+            throw Error(ErrorKind::Input,
+                        "no record named '" + name + "' in " + displayName(input.file));
+          records.push_back(rd);
+        }
+      }
+      if (asserts) return Output{layoutCAsserts(engine, records, assertsPrelude(input, text))};
+      return Output{json ? layoutJson(engine, records) : layoutText(engine, records)};
+    };
+  });
+}
+
+} // namespace abikit::cli
