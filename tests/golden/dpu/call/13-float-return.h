@@ -1,0 +1,2 @@
+/* A float return value is a word in r0. */
+float f(double a);

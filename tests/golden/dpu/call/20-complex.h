@@ -1,0 +1,2 @@
+/* _Complex values are aggregates for argument passing. */
+_Complex float f(_Complex double z, int a);

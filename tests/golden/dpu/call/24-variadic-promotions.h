@@ -1,0 +1,2 @@
+/* C default argument promotions before the stack slots. */
+void v(int n, ...);

@@ -1,0 +1,2 @@
+/* Extra arguments never use registers. */
+void v(long long a, ...);

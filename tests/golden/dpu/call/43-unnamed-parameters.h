@@ -1,0 +1,2 @@
+/* Prototype without parameter names. */
+void f(int, double, char);

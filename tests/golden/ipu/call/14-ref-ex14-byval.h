@@ -1,0 +1,3 @@
+/* reference/ipu.md section 3.4, example 14. */
+struct S { int x; };
+void f(struct S s);

@@ -1,0 +1,4 @@
+/* Vectors cannot be passed to a variadic function. */
+#include <ipudef.h>
+void v(int n, ...);
+void w(float2 x, ...);

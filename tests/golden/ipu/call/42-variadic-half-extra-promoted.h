@@ -1,0 +1,2 @@
+/* A half extra argument is promoted to double before the call. */
+void v(int n, ...);

@@ -1,0 +1,2 @@
+/* A codelet returning void. */
+__attribute__((colossus_vertex)) void v(void);

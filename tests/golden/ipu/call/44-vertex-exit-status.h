@@ -1,0 +1,3 @@
+/* Codelets returning an exit status. */
+__attribute__((colossus_vertex)) int v(void);
+__attribute__((colossus_vertex)) _Bool w(void);

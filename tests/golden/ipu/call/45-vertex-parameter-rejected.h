@@ -1,0 +1,2 @@
+/* Vertex functions take no parameters. */
+__attribute__((colossus_vertex)) int v(int x);
