@@ -200,7 +200,8 @@ struct ElfNote {
   const ElfSegment* segment = nullptr;
 };
 
-/// One opened ELF file. Cheap to move; the views it hands out point into it.
+/// One opened ELF file. Cheap to move; the views it hands out (sections, symbol and relocation
+/// tables, notes) point into it and stay valid while it lives where it was when they were made.
 class ElfFile {
 public:
   /// Maps `path` read-only and validates it. Throws abikit::Error (with the byte offset) for

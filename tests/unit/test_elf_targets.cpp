@@ -156,6 +156,40 @@ TEST(ElfIpu, ObjectsRoundTrip) {
   }
 }
 
+// ----- every relocation table round-trips --------------------------------------------------------
+
+TEST(ElfTables, EveryRelocationTypeRoundTrips) {
+  // One relocation of each type of each family's table, written by the test writer (ELF32 for
+  // DPU and IPU, ELF64 otherwise) and read back with its name.
+  size_t checked = 0;
+  for (const abikit::ElfMachineInfo* m : abikit::elfMachines()) {
+    if (!m || m->relocations.empty()) continue;
+    SCOPED_TRACE(std::string(m->name));
+    const bool is32 = m->machine == kEmDpu || m->machine == kEmIpu;
+    ElfWriter w(is32 ? 1 : 2, 1, m->machine, 0);
+    const size_t n = m->relocations.size();
+    uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(8 * n, 0), 0, 0, 8);
+    uint32_t sym = w.addSymbol("target", 0, 0, 0, 1, 0);
+    for (size_t i = 0; i < n; ++i)
+      w.addRelocation(text, 8 * i, m->relocations[i].type, sym, int64_t(i));
+    std::vector<uint8_t> bytes = w.build();
+    ElfFile f = ElfFile::fromMemory("table.o", bytes);
+    ASSERT_EQ(f.machine(), m);
+    auto t = f.relocationTables().at(0);
+    ASSERT_EQ(t.size(), n);
+    for (size_t i = 0; i < n; ++i) {
+      abikit::ElfRelocation r = t[i];
+      EXPECT_EQ(r.type, m->relocations[i].type);
+      EXPECT_EQ(r.addend, int64_t(i));
+      const abikit::RelocationType* rt = abikit::elfRelocationType(f, r.type);
+      ASSERT_NE(rt, nullptr);
+      EXPECT_EQ(rt->name, m->relocations[i].name);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100u);
+}
+
 // ----- describe and elf agree --------------------------------------------------------------------
 
 abikit::TargetOptions opts(std::string triple, std::string mcpu = "", std::string march = "",
