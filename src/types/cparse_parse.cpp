@@ -2041,6 +2041,8 @@ void Parser::parseMember(RecordDecl* rd) {
     parseAttributes(d.attrs);
     int32_t width = -1;
     Loc width_loc;
+    // clang reports bit-field errors at the name (at the type for an unnamed bit-field).
+    const Loc field_at = d.name ? d.name_loc : ds.type_loc;
     if (tok_.kind == Tok::Colon) {
       consume();
       width_loc = tok_.loc;
@@ -2051,16 +2053,16 @@ void Parser::parseMember(RecordDecl* rd) {
       if (w < 0) {
         std::string ws =
             w < -(__int128(1) << 62) ? std::string("huge") : std::to_string(int64_t(w));
-        fail(width_loc, "bit-field " + fname + "has negative width (" + ws + ")");
+        fail(field_at, "bit-field " + fname + "has negative width (" + ws + ")");
       }
-      if (w > 0x7FFFFFFF) fail(width_loc, "bit-field " + fname + "is too wide");
+      if (w > 0x7FFFFFFF) fail(field_at, "bit-field " + fname + "is too wide");
       width = int32_t(w);
       parseAttributes(d.attrs);
     }
     FunctionType* fn = nullptr;
     QType t = buildType(ds, base, d, DeclContext::Member, &fn);
     auto shown = [&]() { return d.name ? "'" + std::string(d.name->name) + "' " : std::string(); };
-    Loc at = d.name ? d.name_loc : d.loc;
+    const Loc& at = field_at;
     if (t.has_as) fail(at, "field may not be qualified with an address space");
     const Type* c = stripTypedefs(t.t);
     if (c->kind == TypeKind::Function) fail(at, "field " + shown() + "declared as a function");
@@ -2084,8 +2086,8 @@ void Parser::parseMember(RecordDecl* rd) {
           !static_cast<const IntType*>(c)->is_bitint)
         bits = 1;
       if (unsigned(width) > bits)
-        fail(width_loc, "bit-field " + bname + "is wider than its type (" + std::to_string(width) +
-                            " bits > " + std::to_string(bits) + ")");
+        fail(at, "bit-field " + bname + "is wider than its type (" + std::to_string(width) +
+                     " bits > " + std::to_string(bits) + ")");
       if (width == 0 && d.name)
         fail(at, "named bit-field '" + std::string(d.name->name) + "' has zero width");
       f.bit_width = width;
@@ -2478,7 +2480,7 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
   bool first_dim = true;
   for (;;) {
     if (tok_.kind == Tok::LBracket && !atAttribute()) {
-      parseArraySuffix(d, out, dc, first_dim && level == 0);
+      parseArraySuffix(d, out, dc, first_dim);
       first_dim = false;
       if (out.size() > 4 * kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
     } else if (tok_.kind == Tok::LParen) {

@@ -5,11 +5,10 @@
 #include "abikit/diag.h"
 #include "abikit/layout.h"
 
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <memory>
 #include <string>
 #include <unistd.h>
@@ -116,7 +115,8 @@ inline Parsed parse(std::string_view text, const std::string& triple = "riscv64-
 }
 
 /// The formatted error (all three lines), or "" when the text parses.
-inline std::string parseError(std::string_view text, const std::string& triple = "riscv64-unknown-elf",
+inline std::string parseError(std::string_view text,
+                              const std::string& triple = "riscv64-unknown-elf",
                               Language lang = Language::C, const ParseOptions& options = {},
                               std::string_view name = "test.h") {
   try {
@@ -128,7 +128,8 @@ inline std::string parseError(std::string_view text, const std::string& triple =
 }
 
 /// The first line of the formatted error ("FILE:LINE:COL: error: MESSAGE").
-inline std::string errorLine(std::string_view text, const std::string& triple = "riscv64-unknown-elf",
+inline std::string errorLine(std::string_view text,
+                             const std::string& triple = "riscv64-unknown-elf",
                              Language lang = Language::C, const ParseOptions& options = {}) {
   std::string e = parseError(text, triple, lang, options);
   return e.substr(0, e.find('\n'));

@@ -85,8 +85,9 @@ TEST(Preprocessor, Variadic) {
 }
 
 TEST(Preprocessor, GnuCommaPasteDropsTheComma) {
-  Parsed p = parse("#define X 7\n#define E(...) G(0, ## __VA_ARGS__)\n#define G(...) (__VA_ARGS__)\n"
-                   "struct S { char a[E() + 1]; char b[E(X)]; };\n");
+  Parsed p =
+      parse("#define X 7\n#define E(...) G(0, ## __VA_ARGS__)\n#define G(...) (__VA_ARGS__)\n"
+            "struct S { char a[E() + 1]; char b[E(X)]; };\n");
   EXPECT_EQ(arrayCount(p, "S", "a"), 1u);
   EXPECT_EQ(arrayCount(p, "S", "b"), 7u);
 }
@@ -117,7 +118,8 @@ TEST(Preprocessor, MacroInvocationAcrossLines) {
 }
 
 TEST(Preprocessor, Undef) {
-  EXPECT_EQ(errorLine("#define T int\n#undef T\nT x;\n"), "test.h:3:1: error: unknown type name 'T'");
+  EXPECT_EQ(errorLine("#define T int\n#undef T\nT x;\n"),
+            "test.h:3:1: error: unknown type name 'T'");
 }
 
 TEST(Preprocessor, Redefinition) {
@@ -147,10 +149,11 @@ TEST(Preprocessor, CommentsInDirectivesAndMultiLineComments) {
 // ----- conditionals ---------------------------------------------------------------------------
 
 TEST(Preprocessor, IfdefIfndefElseElif) {
-  Parsed p = parse("#define A\n#ifdef A\nstruct S1 { int x; };\n#else\nstruct S1 { char x; };\n#endif\n"
-                   "#ifndef B\nstruct S2 { int y; };\n#endif\n"
-                   "#if 0\nstruct S3 { int no; };\n#elif defined(A) && !defined B\nstruct S3 { int yes; };\n"
-                   "#else\nstruct S3 { int neither; };\n#endif\n");
+  Parsed p = parse(
+      "#define A\n#ifdef A\nstruct S1 { int x; };\n#else\nstruct S1 { char x; };\n#endif\n"
+      "#ifndef B\nstruct S2 { int y; };\n#endif\n"
+      "#if 0\nstruct S3 { int no; };\n#elif defined(A) && !defined B\nstruct S3 { int yes; };\n"
+      "#else\nstruct S3 { int neither; };\n#endif\n");
   EXPECT_EQ(p.fieldType("S1", "x"), "int");
   EXPECT_NE(p.field("S2", "y"), nullptr);
   EXPECT_NE(p.field("S3", "yes"), nullptr);
@@ -164,8 +167,9 @@ TEST(Preprocessor, ElifdefElifndef) {
 }
 
 TEST(Preprocessor, NestedConditionalsInSkippedGroups) {
-  Parsed p = parse("#if 0\n#if 1\nint a;\n#else\nint b;\n#endif\n#foo unknown directives are "
-                   "skipped\nit's fine to have 'unterminated quotes\n#else\nstruct S { int x; };\n#endif\n");
+  Parsed p = parse(
+      "#if 0\n#if 1\nint a;\n#else\nint b;\n#endif\n#foo unknown directives are "
+      "skipped\nit's fine to have 'unterminated quotes\n#else\nstruct S { int x; };\n#endif\n");
   EXPECT_NE(p.field("S", "x"), nullptr);
 }
 
@@ -201,7 +205,8 @@ struct S { int ok; };
 }
 
 TEST(Preprocessor, DefinedFromMacroExpansion) {
-  Parsed p = parse("#define A\n#define HAS_A defined(A)\n#if HAS_A\nstruct S { int yes; };\n#endif\n");
+  Parsed p =
+      parse("#define A\n#define HAS_A defined(A)\n#if HAS_A\nstruct S { int yes; };\n#endif\n");
   EXPECT_NE(p.field("S", "yes"), nullptr);
 }
 
@@ -227,7 +232,8 @@ struct S { int ok; };
 // ----- built-in macros and predefined macros --------------------------------------------------
 
 TEST(Preprocessor, LineAndCounter) {
-  Parsed p = parse("\n\nstruct S { char a[__LINE__]; char b[__COUNTER__ + 5]; char c[__COUNTER__ + 5]; };\n");
+  Parsed p = parse(
+      "\n\nstruct S { char a[__LINE__]; char b[__COUNTER__ + 5]; char c[__COUNTER__ + 5]; };\n");
   EXPECT_EQ(arrayCount(p, "S", "a"), 3u);
   EXPECT_EQ(arrayCount(p, "S", "b"), 5u);
   EXPECT_EQ(arrayCount(p, "S", "c"), 6u);
@@ -241,7 +247,8 @@ TEST(Preprocessor, FileMacro) {
 TEST(Preprocessor, LineDirective) {
   EXPECT_EQ(errorLine("#line 100 \"other.h\"\nstruct S { char a[__LINE__ - 100]; };\nfoo x;\n"),
             "other.h:101:1: error: unknown type name 'foo'");
-  EXPECT_EQ(errorLine("# 7 \"marker.h\" 1\nfoo x;\n"), "marker.h:7:1: error: unknown type name 'foo'");
+  EXPECT_EQ(errorLine("# 7 \"marker.h\" 1\nfoo x;\n"),
+            "marker.h:7:1: error: unknown type name 'foo'");
 }
 
 TEST(Preprocessor, PredefinedMacrosOfTheTarget) {
@@ -286,12 +293,12 @@ TEST(Preprocessor, IncludeSearchesIncludeDirsAndAngledUsesBuiltinsFirst) {
   dir.write("sys/stdint.h", "#error the built-in stdint.h comes first\n");
   ParseOptions o;
   o.include_dirs = {dir.file("sys")};
-  Parsed p = parse("#include <x.h>\n#include \"x2.h\"\n#include <stdint.h>\nstruct Y { int64_t w; };\n",
-                   "riscv64-unknown-elf", Language::C,
-                   [&] {
-                     dir.write("sys/x2.h", "struct X2 { int v; };\n");
-                     return o;
-                   }());
+  Parsed p =
+      parse("#include <x.h>\n#include \"x2.h\"\n#include <stdint.h>\nstruct Y { int64_t w; };\n",
+            "riscv64-unknown-elf", Language::C, [&] {
+              dir.write("sys/x2.h", "struct X2 { int v; };\n");
+              return o;
+            }());
   EXPECT_NE(p.field("X", "v"), nullptr);
   EXPECT_NE(p.field("X2", "v"), nullptr);
   EXPECT_EQ(p.fieldType("Y", "w"), "int64_t");
@@ -309,11 +316,14 @@ TEST(Preprocessor, IncludeNext) {
 
 TEST(Preprocessor, IncludeGuardsAndPragmaOnce) {
   TempDir dir;
-  dir.write("guarded.h", "/* comment */\n#ifndef GUARD_H\n#define GUARD_H\nstruct G { int x; };\n#endif\n");
-  dir.write("guarded2.h", "#if !defined(G2)\n#define G2\nstruct G2s { int x; };\n#endif /* G2 */\n");
+  dir.write("guarded.h",
+            "/* comment */\n#ifndef GUARD_H\n#define GUARD_H\nstruct G { int x; };\n#endif\n");
+  dir.write("guarded2.h",
+            "#if !defined(G2)\n#define G2\nstruct G2s { int x; };\n#endif /* G2 */\n");
   dir.write("once.h", "#pragma once\nstruct O { int x; };\n");
-  std::string main = dir.write("m.h", "#include \"guarded.h\"\n#include \"guarded.h\"\n#include \"guarded2.h\"\n"
-                                      "#include \"guarded2.h\"\n#include \"once.h\"\n#include \"once.h\"\n");
+  std::string main =
+      dir.write("m.h", "#include \"guarded.h\"\n#include \"guarded.h\"\n#include \"guarded2.h\"\n"
+                       "#include \"guarded2.h\"\n#include \"once.h\"\n#include \"once.h\"\n");
   Target t = targetFor("riscv64-unknown-elf");
   TypeContext ctx(t, Language::C);
   LayoutEngine layout(ctx);
@@ -347,7 +357,8 @@ TEST(Preprocessor, IncludeMacroName) {
 TEST(Preprocessor, IncludeNotFound) {
   EXPECT_EQ(parseError("\n#include \"missing.h\"\n"),
             "test.h:2:10: error: 'missing.h' file not found\n#include \"missing.h\"\n         ^");
-  EXPECT_EQ(errorLine("#include <missing/sys.h>\n"), "test.h:1:10: error: 'missing/sys.h' file not found");
+  EXPECT_EQ(errorLine("#include <missing/sys.h>\n"),
+            "test.h:1:10: error: 'missing/sys.h' file not found");
 }
 
 TEST(Preprocessor, IncludeDepthLimit) {
@@ -402,27 +413,31 @@ struct Invalid { char c; int i; };
 }
 
 TEST(Preprocessor, PragmaOperator) {
-  Parsed p = parse("#define PACKED_BEGIN _Pragma(\"pack(push, 1)\")\n#define PACKED_END _Pragma(\"pack(pop)\")\n"
-                   "PACKED_BEGIN\nstruct P { char c; int i; };\nPACKED_END\nstruct D { char c; int i; };\n");
+  Parsed p = parse(
+      "#define PACKED_BEGIN _Pragma(\"pack(push, 1)\")\n#define PACKED_END _Pragma(\"pack(pop)\")\n"
+      "PACKED_BEGIN\nstruct P { char c; int i; };\nPACKED_END\nstruct D { char c; int i; };\n");
   EXPECT_EQ(p.sizeOf("P"), 5u);
   EXPECT_EQ(p.sizeOf("D"), 8u);
 }
 
 TEST(Preprocessor, PushPopMacro) {
-  Parsed p = parse("#define N 1\n#pragma push_macro(\"N\")\n#undef N\n#define N 2\nstruct A { char a[N]; };\n"
-                   "#pragma pop_macro(\"N\")\nstruct B { char a[N]; };\n");
+  Parsed p = parse(
+      "#define N 1\n#pragma push_macro(\"N\")\n#undef N\n#define N 2\nstruct A { char a[N]; };\n"
+      "#pragma pop_macro(\"N\")\nstruct B { char a[N]; };\n");
   EXPECT_EQ(arrayCount(p, "A", "a"), 2u);
   EXPECT_EQ(arrayCount(p, "B", "a"), 1u);
 }
 
 TEST(Preprocessor, OtherPragmasAreIgnoredButLayoutChangingOnesAreRejected) {
   Parsed p = parse("#pragma GCC diagnostic push\n#pragma weak foo\n#pragma STDC FP_CONTRACT ON\n"
-                   "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#pragma ms_struct off\nstruct S { int x; };\n");
+                   "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#pragma ms_struct off\nstruct S "
+                   "{ int x; };\n");
   EXPECT_NE(p.field("S", "x"), nullptr);
   EXPECT_EQ(errorLine("#pragma ms_struct on\n"),
             "test.h:1:9: error: '#pragma ms_struct on' is not supported (Microsoft record layout)");
-  EXPECT_EQ(errorLine("#pragma clang attribute push (__attribute__((packed)), apply_to = record)\n"),
-            "test.h:1:15: error: '#pragma clang attribute' is not supported (it can change layouts)");
+  EXPECT_EQ(
+      errorLine("#pragma clang attribute push (__attribute__((packed)), apply_to = record)\n"),
+      "test.h:1:15: error: '#pragma clang attribute' is not supported (it can change layouts)");
 }
 
 TEST(Preprocessor, WarningIdentAndNullDirectivesAreAccepted) {
@@ -442,7 +457,8 @@ TEST(PreprocessorErrors, UnbalancedConditionals) {
   EXPECT_EQ(parseError("int a;\n#if 1\nint b;\n"),
             "test.h:2:2: error: unterminated #if (missing #endif)\n#if 1\n ^");
   EXPECT_EQ(errorLine("#ifdef X\n"), "test.h:1:2: error: unterminated #ifdef (missing #endif)");
-  EXPECT_EQ(errorLine("#ifndef X\n#else\n"), "test.h:1:2: error: unterminated #ifndef (missing #endif)");
+  EXPECT_EQ(errorLine("#ifndef X\n#else\n"),
+            "test.h:1:2: error: unterminated #ifndef (missing #endif)");
   EXPECT_EQ(errorLine("\n#else\n"), "test.h:2:2: error: #else without #if");
   EXPECT_EQ(errorLine("#endif\n"), "test.h:1:2: error: #endif without #if");
   EXPECT_EQ(errorLine("  #elif 1\n"), "test.h:1:4: error: #elif without #if");
@@ -475,31 +491,44 @@ TEST(PreprocessorErrors, UnknownDirective) {
 
 TEST(PreprocessorErrors, IfExpressions) {
   EXPECT_EQ(errorLine("#if\n#endif\n"), "test.h:1:4: error: #if with no expression");
-  EXPECT_EQ(errorLine("#if 1 / 0\n#endif\n"), "test.h:1:7: error: division by zero in preprocessor expression");
-  EXPECT_EQ(errorLine("#if (1\n#endif\n"), "test.h:1:7: error: missing ')' in preprocessor expression");
-  EXPECT_EQ(errorLine("#if 1 2\n#endif\n"),
-            "test.h:1:7: error: token is not a valid binary operator in a preprocessor subexpression");
-  EXPECT_EQ(errorLine("#if 1.5\n#endif\n"), "test.h:1:5: error: floating point literal in preprocessor expression");
-  EXPECT_EQ(errorLine("#if defined(\n#endif\n"), "test.h:1:13: error: macro name must be an identifier");
+  EXPECT_EQ(errorLine("#if 1 / 0\n#endif\n"),
+            "test.h:1:7: error: division by zero in preprocessor expression");
+  EXPECT_EQ(errorLine("#if (1\n#endif\n"),
+            "test.h:1:7: error: missing ')' in preprocessor expression");
+  EXPECT_EQ(
+      errorLine("#if 1 2\n#endif\n"),
+      "test.h:1:7: error: token is not a valid binary operator in a preprocessor subexpression");
+  EXPECT_EQ(errorLine("#if 1.5\n#endif\n"),
+            "test.h:1:5: error: floating point literal in preprocessor expression");
+  EXPECT_EQ(errorLine("#if defined(\n#endif\n"),
+            "test.h:1:13: error: macro name must be an identifier");
 }
 
 TEST(PreprocessorErrors, MacroDefinitions) {
   EXPECT_EQ(errorLine("#define\n"), "test.h:1:8: error: macro name missing");
   EXPECT_EQ(errorLine("#define 3 x\n"), "test.h:1:9: error: macro name must be an identifier");
-  EXPECT_EQ(errorLine("#define defined 1\n"), "test.h:1:9: error: 'defined' cannot be used as a macro name");
-  EXPECT_EQ(errorLine("#define F(a, a) a\n"), "test.h:1:14: error: duplicate macro parameter name 'a'");
-  EXPECT_EQ(errorLine("#define F(a b) a\n"), "test.h:1:13: error: expected comma in macro parameter list");
-  EXPECT_EQ(errorLine("#define F(a) #b\n"), "test.h:1:14: error: '#' is not followed by a macro parameter");
-  EXPECT_EQ(errorLine("#define F(a) ## a\n"), "test.h:1:14: error: '##' cannot appear at either end of a macro expansion");
+  EXPECT_EQ(errorLine("#define defined 1\n"),
+            "test.h:1:9: error: 'defined' cannot be used as a macro name");
+  EXPECT_EQ(errorLine("#define F(a, a) a\n"),
+            "test.h:1:14: error: duplicate macro parameter name 'a'");
+  EXPECT_EQ(errorLine("#define F(a b) a\n"),
+            "test.h:1:13: error: expected comma in macro parameter list");
+  EXPECT_EQ(errorLine("#define F(a) #b\n"),
+            "test.h:1:14: error: '#' is not followed by a macro parameter");
+  EXPECT_EQ(errorLine("#define F(a) ## a\n"),
+            "test.h:1:14: error: '##' cannot appear at either end of a macro expansion");
 }
 
 TEST(PreprocessorErrors, MacroInvocations) {
   EXPECT_EQ(parseError("#define F(a, b) a\nint x = F(1;\n"),
-            "test.h:2:9: error: unterminated function-like macro invocation of 'F'\nint x = F(1;\n        ^");
-  EXPECT_EQ(errorLine("#define F(a, b) a\nint x = F(1, 2, 3);\n"),
-            "test.h:2:9: error: too many arguments provided to function-like macro invocation of 'F'");
-  EXPECT_EQ(errorLine("#define F(a, b) a\nint x = F(1);\n"),
-            "test.h:2:9: error: too few arguments provided to function-like macro invocation of 'F'");
+            "test.h:2:9: error: unterminated function-like macro invocation of 'F'\nint x = F(1;\n "
+            "       ^");
+  EXPECT_EQ(
+      errorLine("#define F(a, b) a\nint x = F(1, 2, 3);\n"),
+      "test.h:2:9: error: too many arguments provided to function-like macro invocation of 'F'");
+  EXPECT_EQ(
+      errorLine("#define F(a, b) a\nint x = F(1);\n"),
+      "test.h:2:9: error: too few arguments provided to function-like macro invocation of 'F'");
   EXPECT_EQ(errorLine("#define CAT(a, b) a##b\nint x = CAT(+, -);\n"),
             "test.h:2:9: error: pasting formed '+-', an invalid preprocessing token");
 }
@@ -513,7 +542,8 @@ TEST(PreprocessorErrors, Lexical) {
   EXPECT_EQ(parseError("int a;\n/* never closed\n"),
             "test.h:2:1: error: unterminated /* comment\n/* never closed\n^");
   EXPECT_EQ(errorLine("char c = 'x;\n"), "test.h:1:10: error: missing terminating ' character");
-  EXPECT_EQ(errorLine("const char *s = \"abc;\n"), "test.h:1:17: error: missing terminating '\"' character");
+  EXPECT_EQ(errorLine("const char *s = \"abc;\n"),
+            "test.h:1:17: error: missing terminating '\"' character");
   EXPECT_EQ(errorLine("int `x;\n"), "test.h:1:5: error: unexpected character '`'");
 }
 
