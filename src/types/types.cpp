@@ -577,7 +577,7 @@ std::string addressSpacePrefix(uint32_t as, const TypeContext& ctx) {
 // Builds "specifiers" and wraps "decl" (the declarator text so far) C-style.
 std::string spell(const Type* t, const TypeContext& ctx, std::string decl) {
   auto withDecl = [&](std::string base) {
-    return decl.empty() ? base : base + (decl[0] == '[' || decl[0] == '(' ? "" : " ") + decl;
+    return decl.empty() ? base : base + (decl[0] == '[' ? "" : " ") + decl;
   };
   std::string q = qualPrefix(t->quals);
   const Type* u = t->unqualified;
