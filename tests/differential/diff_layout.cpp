@@ -13,6 +13,7 @@
 //
 // ABIKIT_DIFF_COUNT (default 2000 cases per ABI) and ABIKIT_DIFF_SEED (default 1) size the run;
 // tests/differential/run sets them.
+#include "abikit/cparse.h"
 #include "abikit/diag.h"
 #include "abikit/emit.h"
 #include "abikit/layout.h"
@@ -116,8 +117,13 @@ std::map<std::string, Facts> parseClangDump(const std::string& text) {
     if (line.rfind("Type: ", 0) == 0) {
       std::string t = line.substr(6);
       size_t a = t.rfind("(anonymous at ");
+      size_t skip = 14;
+      if (a == std::string::npos) {
+        a = t.rfind("(unnamed at ");
+        skip = 12;
+      }
       if (a != std::string::npos) {
-        std::string loc = t.substr(a + 14);
+        std::string loc = t.substr(a + skip);
         loc = loc.substr(0, loc.find(')'));
         size_t c2 = loc.rfind(':');
         size_t c1 = loc.rfind(':', c2 - 1);
@@ -473,7 +479,85 @@ private:
         }
       }
     }
+    frontEnd(batch, ids, text, eng, built, verdicts);
     return true;
+  }
+
+  // The same text through abikit's C front-end must give the same layouts as the records built
+  // directly (this is what `abikit layout` does with a header).
+  template <class Built>
+  void frontEnd(const std::vector<GProgram>& batch, const std::vector<size_t>& ids,
+                const std::string& text, const LayoutEngine& eng, const std::vector<Built>& built,
+                std::vector<Verdict>& verdicts) {
+    TypeContext ctx(target_, Language::C);
+    LayoutEngine fe(ctx);
+    TranslationUnit tu;
+    try {
+      tu = parseSource(ctx, fe, "cases.c", text, ParseOptions{});
+    } catch (const Error& e) {
+      // Blame the case that holds the position.
+      for (size_t k = 0; k < batch.size(); ++k)
+        if (e.line() >= batch[k].first_line && e.line() <= batch[k].last_line) {
+          verdicts[ids[k]].disagree = true;
+          verdicts[ids[k]].detail +=
+              "  abikit's front-end rejected the text:\n" + e.format() + "\n";
+          return;
+        }
+      for (size_t k = 0; k < batch.size(); ++k) {
+        verdicts[ids[k]].disagree = true;
+        verdicts[ids[k]].detail += "  abikit's front-end rejected the text:\n" + e.format() + "\n";
+      }
+      return;
+    }
+    for (size_t k = 0; k < batch.size(); ++k) {
+      if (!built[k].abikit_error.empty()) continue;
+      for (size_t r = 0; r < batch[k].records.size(); ++r) {
+        if (!batch[k].isNamed(int(r)) || !built[k].rds[r]->complete) continue;
+        std::string spell = recordSpelling(batch[k].records[r]);
+        const RecordDecl* parsed = tu.findRecord(spell, ctx);
+        std::string why;
+        try {
+          if (!parsed)
+            why = "not found";
+          else if (!sameLayout(eng, *built[k].rds[r], fe, *parsed))
+            why = "different layout: " + describe(fe, *parsed) + " instead of " +
+                  describe(eng, *built[k].rds[r]);
+        } catch (const Error& e) {
+          why = e.format();
+        }
+        if (!why.empty()) {
+          verdicts[ids[k]].disagree = true;
+          verdicts[ids[k]].detail += "  " + spell + " through abikit's front-end: " + why + "\n";
+        }
+      }
+    }
+  }
+
+  static bool sameLayout(const LayoutEngine& ea, const RecordDecl& a, const LayoutEngine& eb,
+                         const RecordDecl& b) {
+    const RecordLayout& la = ea.of(a);
+    const RecordLayout& lb = eb.of(b);
+    if (la.size != lb.size || la.align != lb.align || la.fields.size() != lb.fields.size())
+      return false;
+    for (size_t i = 0; i < la.fields.size(); ++i) {
+      if (la.fields[i].bit_offset != lb.fields[i].bit_offset ||
+          la.fields[i].size != lb.fields[i].size ||
+          la.fields[i].bit_width != lb.fields[i].bit_width)
+        return false;
+      auto* ra = dyn<RecordType>(stripTypedefs(a.fields[i].type));
+      auto* rb = dyn<RecordType>(stripTypedefs(b.fields[i].type));
+      if (ra && rb && ra->decl->name.empty() && !sameLayout(ea, *ra->decl, eb, *rb->decl))
+        return false;
+    }
+    return true;
+  }
+
+  static std::string describe(const LayoutEngine& e, const RecordDecl& rd) {
+    const RecordLayout& l = e.of(rd);
+    std::string s = "size " + std::to_string(l.size) + ", align " + std::to_string(l.align) + " [";
+    for (size_t i = 0; i < l.fields.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(l.fields[i].bit_offset);
+    return s + "]";
   }
 
   template <class F> void gccMembers(const GProgram& p, int rec, F&& f) {
@@ -607,6 +691,87 @@ TEST_P(DiffLayout, AgreesWithCompiler) {
   EXPECT_EQ(disagreements, 0u);
   EXPECT_EQ(rejected, 0u);
 }
+
+// The bundled example header (examples/example.h) through the whole pipeline: abikit's
+// front-end and layout against the compiler's record layouts, and its --emit-c-asserts output
+// compiled by the compiler.
+class DiffLayoutExample : public ::testing::TestWithParam<Abi> {};
+
+void compareRecord(const LayoutEngine& eng, const TypeContext& ctx, const RecordDecl& rd,
+                   const std::string& key, const std::map<std::string, Facts>& theirs,
+                   size_t& compared) {
+  const RecordLayout& rl = eng.of(rd);
+  Facts ours;
+  ours.present = true;
+  ours.size_bits = rl.size * 8;
+  ours.align_bits = uint64_t(rl.align) * 8;
+  for (const FieldLayout& fl : rl.fields) ours.offsets.push_back(fl.bit_offset);
+  auto it = theirs.find(key);
+  Facts t = it == theirs.end() ? Facts{} : it->second;
+  EXPECT_TRUE(t.present && t.size_bits == ours.size_bits && t.align_bits == ours.align_bits &&
+              t.offsets == ours.offsets)
+      << rd.displayName(ctx) << "\n  abikit:   " << factsText(ours, false)
+      << "\n  compiler: " << factsText(t, false);
+  ++compared;
+  for (const FieldDecl& fd : rd.fields) {
+    auto* rt = dyn<RecordType>(stripTypedefs(fd.type));
+    if (rt && rt->decl->name.empty() && rt->decl->typedef_name.empty())
+      compareRecord(eng, ctx, *rt->decl,
+                    "@" + std::to_string(rt->decl->loc.line) + ":" +
+                        std::to_string(rt->decl->loc.col),
+                    theirs, compared);
+  }
+}
+
+TEST_P(DiffLayoutExample, AgreesWithCompiler) {
+  const Abi& abi = GetParam();
+  TargetOptions o;
+  o.triple = abi.triple;
+  o.march = abi.march;
+  o.mabi = abi.mabi;
+  o.mcpu = abi.mcpu;
+  Target target = resolveTarget(o);
+  TypeContext ctx(target, Language::C);
+  LayoutEngine eng(ctx);
+  std::string path = std::string(ABIKIT_SOURCE_DIR) + "/examples/example.h";
+  std::string text = oracle::readFile(path);
+  ASSERT_FALSE(text.empty()) << path;
+  TranslationUnit tu = parseSource(ctx, eng, path, text, ParseOptions{});
+  ASSERT_GE(tu.records.size(), 10u);
+
+  oracle::ScratchDir dir;
+  std::vector<std::string> cmd = compilerCommand(abi);
+  std::replace(cmd.begin(), cmd.end(), std::string("-S"), std::string("-fsyntax-only"));
+  cmd.push_back("-ffreestanding");
+  // The C assertions must be accepted.
+  dir.write("asserts.c", layoutCAsserts(eng, tu.records, "#include \"" + path + "\"\n"));
+  std::vector<std::string> acmd = cmd;
+  acmd.push_back(dir.file("asserts.c"));
+  oracle::RunResult ar = oracle::run(acmd);
+  EXPECT_EQ(ar.exit_code, 0) << ar.err;
+  if (abi.oracle != OracleKind::Clang) return;
+  // Every record and nested unnamed record against clang's dump.
+  std::string probes = text;
+  for (size_t i = 0; i < tu.records.size(); ++i)
+    probes +=
+        "int probe_" + std::to_string(i) + " = sizeof(" + tu.records[i]->displayName(ctx) + ");\n";
+  dir.write("example.c", probes);
+  cmd.push_back("-Xclang");
+  cmd.push_back("-fdump-record-layouts-simple");
+  cmd.push_back(dir.file("example.c"));
+  oracle::RunResult r = oracle::run(cmd);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, Facts> theirs = parseClangDump(r.out);
+  size_t compared = 0;
+  for (const RecordDecl* rd : tu.records)
+    compareRecord(eng, ctx, *rd, rd->displayName(ctx), theirs, compared);
+  std::printf("[ layout  ] example.h on %s: %zu records agree with clang-14\n", abi.name, compared);
+}
+
+INSTANTIATE_TEST_SUITE_P(Abis, DiffLayoutExample, ::testing::ValuesIn(kAbis),
+                         [](const ::testing::TestParamInfo<Abi>& info) {
+                           return std::string(info.param.name);
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Abis, DiffLayout, ::testing::ValuesIn(kAbis),
                          [](const ::testing::TestParamInfo<Abi>& info) {
