@@ -58,4 +58,23 @@ std::string elfJson(std::span<const ElfFile* const> files, const ElfViewOptions&
 /// `abikit link-check`: "compatible" or one line per conflict.
 std::string linkCheckText(const std::vector<std::string>& conflicts);
 
+/// `abikit ptx`: whose PTX text to reproduce (docs/targets/nvptx.md, "PTX prototypes").
+enum class PtxStyle : uint8_t {
+  Llvm, // clang-14 / llc-14 (the default)
+  Nvcc, // NVIDIA's nvcc 13 (cicc): aggregates at their C alignment
+};
+struct PtxOptions {
+  PtxStyle style = PtxStyle::Llvm;
+  /// A complete module that ptxas accepts (.version, .target, .address_size; declarations as
+  /// `.extern .func`, definitions and kernels with an empty body) instead of the prototypes.
+  bool module = false;
+};
+/// `abikit ptx`: the PTX prototype of each function (NVPTX targets): `.entry` for kernels, the
+/// definition header for functions with a body, the `.extern .func` declaration otherwise.
+/// Throws abikit::Error, before producing anything, for a prototype that cannot be printed or
+/// that ptxas would reject.
+std::string ptxPrototypes(TypeContext& ctx, const LayoutEngine& layout,
+                          std::span<const FunctionDecl* const> functions,
+                          const PtxOptions& options);
+
 } // namespace abikit
