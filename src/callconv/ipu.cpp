@@ -27,7 +27,6 @@ constexpr std::string_view kM[] = {"$m0", "$m1", "$m2", "$m3"};
 constexpr std::string_view kMPair[] = {"$m0:1", "$m2:3"};
 constexpr std::string_view kA[] = {"$a0", "$a1", "$a2", "$a3", "$a4", "$a5"};
 constexpr std::string_view kAPair[] = {"$a0:1", "$a2:3", "$a4:5"};
-constexpr std::string_view kAQuad = "$a0:3";
 
 /// A legal value as CC_Colossus sees it.
 enum class Piece : uint8_t {
@@ -454,14 +453,17 @@ bool documentedRegs(State& s, Unit u, uint32_t size, ArgLowering& a) {
     if ((r = takeAfter(s.a, 2)) < 0) return false;
     a.parts.push_back(regPart(0, 8, kAPair[r / 2]));
     return true;
-  case Unit::MQuad: // $m0-$m3; the register table names the MRF pairs, not a quad
+  // A quad is listed as its two pairs: the MRF has no quad register, and the ARF quads are
+  // reserved units in the register table (the compiler never passes values in them).
+  case Unit::MQuad: // $m0-$m3
     if ((r = takeAfter(s.m, 4)) < 0) return false;
     a.parts.push_back(regPart(0, 8, kMPair[0]));
     a.parts.push_back(regPart(8, 8, kMPair[1]));
     return true;
-  case Unit::AQuad:
+  case Unit::AQuad: // $a0:3
     if ((r = takeAfter(s.a, 4)) < 0) return false;
-    a.parts.push_back(regPart(0, 16, kAQuad));
+    a.parts.push_back(regPart(0, 8, kAPair[0]));
+    a.parts.push_back(regPart(8, 8, kAPair[1]));
     return true;
   }
   return false;

@@ -41,6 +41,11 @@ struct GoldenCase {
   std::string header; // path of NAME.h
 };
 
+// gtest prints a failing parameter with this instead of its bytes.
+void PrintTo(const GoldenCase& c, std::ostream* os) {
+  *os << c.header;
+}
+
 std::string readText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
