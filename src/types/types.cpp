@@ -589,6 +589,8 @@ std::string spell(const Type* t, const TypeContext& ctx, std::string decl) {
     if (it->is_bitint)
       return withDecl(q + (it->is_signed ? "_BitInt(" : "unsigned _BitInt(") +
                       std::to_string(it->bits) + ")");
+    if (it->ikind == IntKind::Bool && ctx.language() != Language::C)
+      return withDecl(q + "bool"); // OpenCL C and C++ spell it bool
     return withDecl(q + intName(it->ikind));
   }
   case TypeKind::Float:
