@@ -17,6 +17,10 @@ namespace {
 constexpr std::string_view kWordRegs[] = {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"};
 constexpr std::string_view kPairNames[] = {"d0", "d2", "d4", "d6"};
 
+/// Bound on the pieces of one vector value (one per element), so that a hostile vector_size
+/// cannot make the lowering allocate without limit.
+constexpr uint32_t kMaxVectorElements = 65536;
+
 // W: i32 (int, pointers, float, extended small integers, the pointer standing for an aggregate);
 // L: i64 (long, long long, double, long double).
 enum class Class : uint8_t { Word, Long };
@@ -75,6 +79,11 @@ void forEachPiece(const LayoutEngine& layout, const FunctionDecl& fn, const Type
     const Type* elem = stripTypedefs(vt->element);
     if (isFp16(elem))
       unsupported(fn, describe(what) + ": vectors of __fp16 are not supported on the DPU");
+    if (vt->count > kMaxVectorElements)
+      unsupported(fn, describe(what) + ": a vector of " + std::to_string(vt->count) +
+                          " elements would be " + std::to_string(vt->count) +
+                          " separate pieces; abikit lowers vectors of up to " +
+                          std::to_string(kMaxVectorElements) + " elements");
     uint32_t esize = uint32_t(layout.of(elem).size);
     Class cls = scalarClass(fn, esize, what);
     s.vector = true;
@@ -161,6 +170,9 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
     if (isAggregate(t)) {
       TypeLayout tl = layout.of(t);
       if (a.variadic && documented) {
+        if (tl.size > UINT32_MAX)
+          unsupported(fn, describe(&a) + ": an aggregate of " + std::to_string(tl.size) +
+                              " bytes cannot be placed by value on the stack");
         // Seed ("Variable Argument"): composite varargs are assigned to the stack "respecting
         // their sizes and alignments" — the object itself, at least word-aligned like every
         // stack argument (setMinStackArgumentAlignment(4)).

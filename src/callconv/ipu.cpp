@@ -28,6 +28,10 @@ constexpr std::string_view kMPair[] = {"$m0:1", "$m2:3"};
 constexpr std::string_view kA[] = {"$a0", "$a1", "$a2", "$a3", "$a4", "$a5"};
 constexpr std::string_view kAPair[] = {"$a0:1", "$a2:3", "$a4:5"};
 
+/// Bound on the elements of one vector value (it becomes up to two pieces per element), so that a
+/// hostile vector_size cannot make the lowering allocate without limit.
+constexpr uint32_t kMaxVectorElements = 65536;
+
 /// A legal value as CC_Colossus sees it.
 enum class Piece : uint8_t {
   M,     // i32, v2i16 (and i8/i16, promoted): $m0-$m3, else a 4/4 slot
@@ -151,6 +155,10 @@ void vectorPieces(const Ctx& c, const VectorType* vt, const ArgLowering* what,
   const Type* elem = stripTypedefs(vt->element);
   const uint32_t count = vt->count;
   const uint32_t esize = uint32_t(c.layout.of(elem).size);
+  if (count > kMaxVectorElements)
+    unsupported(c.fn, describe(what) + ": a vector of " + std::to_string(count) +
+                          " elements; abikit lowers vectors of up to " +
+                          std::to_string(kMaxVectorElements) + " elements");
   if (count == 0 || (count & (count - 1)) != 0)
     unsupported(c.fn, describe(what) + ": a vector of " + std::to_string(count) +
                           " elements: the IPU convention for vectors whose element count is not "

@@ -185,7 +185,7 @@ TEST(DpuCallconv, DocumentedVariantChangesOnlyCompositeVarargs) {
   EXPECT_EQ(vc.params[1].parts[0].size, 4u); // the pointer
   EXPECT_EQ(vd.params[1].kind, ArgKind::Direct);
   EXPECT_EQ(partsText(vd.params[1]), "stack:0");
-  EXPECT_EQ(vd.params[1].parts[0].size, 6u); // the object
+  EXPECT_EQ(vd.params[1].parts[0].size, 6u);     // the object
   EXPECT_EQ(partsText(vd.params[2]), "stack:8"); // after 6 bytes, word-aligned
   EXPECT_EQ(vd.stack_bytes, 12u);
 }
@@ -218,6 +218,19 @@ TEST(DpuCallconv, HugeVectorsAndManyParametersStayBounded) {
   EXPECT_EQ(f.params[0].parts[8].loc.stack_offset, 0);
   EXPECT_EQ(f.stack_bytes, (4096u - 8) * 4);
   test::checkInvariants(x.target(), x.layout(), f);
+
+  // A hostile vector_size is rejected instead of becoming a billion pieces.
+  EXPECT_NE(x.error("typedef char huge __attribute__((vector_size(1073741824)));\n"
+                    "void f(huge v);",
+                    "f")
+                .find("up to 65536 elements"),
+            std::string::npos);
+  EXPECT_EQ(x.lower("typedef char huge __attribute__((vector_size(1073741824)));\n"
+                    "void f(huge *v);",
+                    "f")
+                .params[0]
+                .parts.size(),
+            1u);
 
   std::string src = "void many(";
   for (int i = 0; i < 300; ++i) src += (i ? ", " : "") + std::string(i % 3 ? "int" : "double");

@@ -215,6 +215,11 @@ TEST(IpuCallconv, HugeVectorsStayBounded) {
   EXPECT_EQ(partsText(f.params[1]), "$m1");
   EXPECT_EQ(f.stack_bytes, 511u * 8);
   test::checkInvariants(x.target(), x.layout(), f);
+  EXPECT_NE(x.error("typedef int huge __attribute__((vector_size(1073741824)));\n"
+                    "huge f(int a, huge v);",
+                    "f")
+                .find("up to 65536 elements"),
+            std::string::npos);
 }
 
 // ----- random prototypes against a model of the reference rules ------------------------------
