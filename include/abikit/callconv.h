@@ -22,11 +22,17 @@ enum class ArgKind : uint8_t { Direct, Extend, Indirect, Ignore };
 enum class ExtendKind : uint8_t { None, Sign, Zero };
 
 struct ArgLocation {
-  enum class Kind : uint8_t { Register, Stack, Param };
+  enum class Kind : uint8_t {
+    Register,
+    Stack,
+    Param,
+    Kernarg, // an AMDGPU kernel argument: `stack_offset` is its offset in the kernarg segment
+  };
   Kind kind = Kind::Register;
   std::string_view reg;     // Register: assembler name, from the target's register table
   int64_t stack_offset = 0; // Stack: byte offset in the outgoing argument area (see the
-                            // target's StackInfo::argument_area and docs/targets/*.md)
+                            // target's StackInfo::argument_area and docs/targets/*.md);
+                            // Kernarg: byte offset in the kernarg segment
   std::string param;        // Param: PTX .param name ("f_param_0", "func_retval0")
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "abikit/callconv.h"
+#include "abikit/kernarg.h"
 #include "abikit/layout.h"
 #include "abikit/target.h"
 
@@ -26,6 +27,14 @@ std::string callText(const Target& target, const TypeContext& ctx,
                      std::span<const FunctionLowering> functions);
 std::string callJson(const Target& target, const TypeContext& ctx,
                      std::span<const FunctionLowering> functions);
+
+/// `abikit kernarg`: the kernarg segments of AMDGPU kernels — a text table, JSON per
+/// cli-contract.md, and `--yaml`: an `.amdgpu_metadata` document with the `amdhsa.kernels` entries
+/// abikit knows (`.args`, segment size and alignment, language, name, symbol) printed as LLVM 14
+/// prints them (sorted keys, padded values, YAML quoting and `!str` tags).
+std::string kernargText(const Target& target, std::span<const KernelArguments> kernels);
+std::string kernargJson(const Target& target, std::span<const KernelArguments> kernels);
+std::string kernargYaml(const Target& target, std::span<const KernelArguments> kernels);
 
 /// `abikit layout`: the layouts of `records` (text: pahole-like, with every hole and the tail
 /// padding; JSON per cli-contract.md; members of anonymous struct/union members are nested under

@@ -2,6 +2,7 @@
 #include "core.h"
 
 #include <bit>
+#include <fstream>
 
 namespace abikit {
 namespace detail {
@@ -108,6 +109,26 @@ const Type* adjustParameterType(TypeContext& ctx, const Type* t) {
 
 void unsupported(const FunctionDecl& fn, std::string message) {
   throw Error(ErrorKind::Unsupported, "function '" + std::string(fn.name) + "': " + message);
+}
+
+void unsupportedAt(const TypeContext& ctx, SourceLoc loc, std::string message) {
+  if (loc.line == 0) throw Error(ErrorKind::Unsupported, std::move(message));
+  std::string file(ctx.fileName(loc.file));
+  // The source line for the caret display (cold path); empty for standard input and in-memory
+  // or built-in text, which cannot be read again.
+  std::string text;
+  if (!file.empty() && file.front() != '<') {
+    std::ifstream in(file);
+    std::string line;
+    for (uint32_t i = 0; i < loc.line && std::getline(in, line); ++i) {
+    }
+    if (in) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      text = std::move(line);
+    }
+  }
+  throw Error::atSource(ErrorKind::Unsupported, std::move(message), std::move(file), loc.line,
+                        loc.col, std::move(text));
 }
 
 namespace {

@@ -100,6 +100,10 @@ const Type* adjustParameterType(TypeContext& ctx, const Type* t);
 /// An error for a signature the target cannot express.
 [[noreturn]] void unsupported(const FunctionDecl& fn, std::string message);
 
+/// The same, positioned at a declaration (a parameter) with the caret display when the source
+/// line can be read again; a plain message when `loc` has no line.
+[[noreturn]] void unsupportedAt(const TypeContext& ctx, SourceLoc loc, std::string message);
+
 // ----- dispatch -------------------------------------------------------------------------------
 
 /// A target's rules. On entry `out` holds the function name, `variadic`, the return type and

@@ -32,6 +32,8 @@ ordered_json locationJson(const ArgLocation& loc) {
     return {{"stack", loc.stack_offset}};
   case ArgLocation::Kind::Param:
     return {{"param", loc.param}};
+  case ArgLocation::Kind::Kernarg:
+    return {{"kernarg", loc.stack_offset}};
   }
   return {};
 }
@@ -71,6 +73,9 @@ std::string whereText(const ArgLowering& a) {
       break;
     case ArgLocation::Kind::Param:
       s += p.loc.param;
+      break;
+    case ArgLocation::Kind::Kernarg:
+      s += "kernarg[" + std::to_string(p.loc.stack_offset) + "]";
       break;
     }
     if (a.parts.size() > 1)
