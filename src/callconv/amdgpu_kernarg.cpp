@@ -167,14 +167,19 @@ const PointerType* asPointer(const Type* t) {
 }
 
 /// Qualifiers of `t` including those on its typedef layers (QualType::isConstQualified and
-/// friends look through sugar).
+/// friends look through sugar) and, for an array, those of its elements (an array type is as
+/// qualified as its element type).
 uint8_t allQuals(const Type* t) {
   uint8_t q = 0;
   while (t) {
     q |= t->quals;
     const Type* u = t->unqualified;
-    if (u->kind != TypeKind::Typedef) break;
-    t = static_cast<const TypedefType*>(u)->decl->underlying;
+    if (u->kind == TypeKind::Typedef)
+      t = static_cast<const TypedefType*>(u)->decl->underlying;
+    else if (u->kind == TypeKind::Array)
+      t = static_cast<const ArrayType*>(u)->element;
+    else
+      break;
   }
   return q;
 }
