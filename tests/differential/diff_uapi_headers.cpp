@@ -1,0 +1,200 @@
+// The C front-end on real headers: the Linux UAPI headers installed on this machine
+// (/usr/include/linux/*.h). Each header that clang-14 accepts on its own for the target is
+// parsed by abikit; every record, enum and object typedef it declares becomes static assertions
+// (sizeof, _Alignof, and offsetof of every named non-bit-field member, members of anonymous
+// members included) that clang-14 must accept for the same target. Headers are sampled
+// (ABIKIT_DIFF_COUNT, default 120; tests/differential/run --count 1000 covers all of them).
+#include "abikit/cparse.h"
+#include "abikit/diag.h"
+#include "abikit/layout.h"
+#include "oracle.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+using namespace abikit;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> includeDirs() {
+  std::vector<std::string> dirs = {"/usr/include"};
+  // <asm/...> lives in a multiarch directory on Debian-like systems.
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/usr/include", ec))
+    if (e.is_directory() && fs::exists(e.path() / "asm" / "types.h"))
+      dirs.push_back(e.path().string());
+  return dirs;
+}
+
+std::vector<std::string> uapiHeaders() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/usr/include/linux", ec))
+    if (e.is_regular_file() && e.path().extension() == ".h")
+      names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> clangArgs(const std::string& triple,
+                                   const std::vector<std::string>& dirs) {
+  std::vector<std::string> a = {
+      "clang-14", "--target=" + triple, "-fsyntax-only", "-ferror-limit=0", "-x", "c"};
+  for (const std::string& d : dirs) a.push_back("-I" + d);
+  return a;
+}
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// How C code names a record: "struct S", "union U" or its typedef name.
+std::string referenceName(const RecordDecl& rd) {
+  if (!rd.name.empty())
+    return std::string(rd.is_union ? "union " : "struct ") + std::string(rd.name);
+  return std::string(rd.typedef_name);
+}
+
+void memberAsserts(const LayoutEngine& layout, const RecordDecl& rd, const std::string& ref,
+                   uint64_t base_bits, const std::string& what, std::ostringstream& out,
+                   size_t& n) {
+  const RecordLayout& rl = layout.of(rd);
+  for (size_t i = 0; i < rd.fields.size(); ++i) {
+    const FieldDecl& f = rd.fields[i];
+    uint64_t bits = base_bits + rl.fields[i].bit_offset;
+    if (f.isBitField()) continue;
+    if (f.name.empty()) {
+      if (auto* rt = dyn<RecordType>(stripTypedefs(f.type)))
+        memberAsserts(layout, *rt->decl, ref, bits, what, out, n);
+      continue;
+    }
+    out << "_Static_assert(__builtin_offsetof(" << ref << ", " << f.name << ") == " << bits / 8
+        << ", "
+        << quote(what + ": offsetof(" + ref + ", " + std::string(f.name) +
+                 ") == " + std::to_string(bits / 8))
+        << ");\n";
+    ++n;
+  }
+}
+
+struct Generated {
+  std::string text;
+  size_t asserts = 0;
+};
+
+// Parses `header` with abikit and writes the assertions clang must accept.
+Generated generate(const std::string& header, const Target& target,
+                   const std::vector<std::string>& dirs) {
+  TypeContext ctx(target, Language::C);
+  LayoutEngine layout(ctx);
+  ParseOptions options;
+  options.include_dirs = dirs;
+  std::string source = "#include <linux/" + header + ">\n";
+  TranslationUnit tu = parseSource(ctx, layout, header + ".c", source, options);
+  std::ostringstream out;
+  size_t n = 0;
+  for (const RecordDecl* rd : tu.records) {
+    std::string ref = referenceName(*rd);
+    const RecordLayout& rl = layout.of(*rd);
+    out << "_Static_assert(sizeof(" << ref << ") == " << rl.size << ", "
+        << quote(header + ": sizeof(" + ref + ") == " + std::to_string(rl.size)) << ");\n";
+    out << "_Static_assert(_Alignof(" << ref << ") == " << rl.align << ", "
+        << quote(header + ": _Alignof(" + ref + ") == " + std::to_string(rl.align)) << ");\n";
+    n += 2;
+    memberAsserts(layout, *rd, ref, 0, header, out, n);
+  }
+  for (const EnumDecl* ed : tu.enums) {
+    if (ed->name.empty() || !ed->complete) continue;
+    TypeLayout l = layout.of(ctx.enumType(const_cast<EnumDecl*>(ed)));
+    std::string ref = "enum " + std::string(ed->name);
+    out << "_Static_assert(sizeof(" << ref << ") == " << l.size << ", "
+        << quote(header + ": sizeof(" + ref + ") == " + std::to_string(l.size)) << ");\n";
+    ++n;
+  }
+  for (const TypedefDecl* td : tu.typedefs) {
+    const Type* c = stripTypedefs(td->underlying);
+    if (c->kind == TypeKind::Function || c->kind == TypeKind::Void) continue;
+    if (auto* rt = dyn<RecordType>(c); rt && !rt->decl->complete) continue;
+    if (auto* et = dyn<EnumType>(c); et && !et->decl->complete) continue;
+    if (auto* at = dyn<ArrayType>(c); at && at->incomplete) continue;
+    TypeLayout l = layout.of(ctx.typedefType(const_cast<TypedefDecl*>(td)));
+    std::string ref(td->name);
+    out << "_Static_assert(sizeof(" << ref << ") == " << l.size << " && _Alignof(" << ref
+        << ") == " << l.align << ", "
+        << quote(header + ": sizeof/_Alignof(" + ref + ") == " + std::to_string(l.size) + "/" +
+                 std::to_string(l.align))
+        << ");\n";
+    ++n;
+  }
+  return {out.str(), n};
+}
+
+void checkTarget(const std::string& triple) {
+  if (!fs::is_directory("/usr/include/linux"))
+    GTEST_SKIP() << "no Linux UAPI headers in /usr/include/linux on this machine";
+  if (oracle::findProgram("clang-14").empty()) GTEST_SKIP() << "clang-14 not found";
+  std::vector<std::string> dirs = includeDirs();
+  std::vector<std::string> headers = uapiHeaders();
+  ASSERT_FALSE(headers.empty());
+  uint64_t count = oracle::sampleCount(120);
+  if (count < headers.size()) {
+    std::mt19937_64 rng(oracle::sampleSeed(20260501));
+    std::shuffle(headers.begin(), headers.end(), rng);
+    headers.resize(count);
+    std::sort(headers.begin(), headers.end());
+  }
+  TargetOptions to;
+  to.triple = triple;
+  Target target = resolveTarget(to);
+  oracle::ScratchDir dir;
+  std::vector<std::string> base = clangArgs(triple, dirs);
+
+  size_t accepted = 0, total_asserts = 0;
+  for (const std::string& h : headers) {
+    // Only headers clang accepts on their own (some need others included first).
+    dir.write("probe.c", "#include <linux/" + h + ">\n");
+    std::vector<std::string> probe = base;
+    probe.push_back(dir.file("probe.c"));
+    if (oracle::run(probe).exit_code != 0) continue;
+    ++accepted;
+    Generated g;
+    try {
+      g = generate(h, target, dirs);
+    } catch (const Error& e) {
+      ADD_FAILURE() << h << ": clang accepts it but abikit reports:\n" << e.format();
+      continue;
+    }
+    total_asserts += g.asserts;
+    // Check each header's assertions on their own: headers that clang accepts alone may still
+    // conflict with each other.
+    dir.write("check.c", "#include <linux/" + h + ">\n" + g.text);
+    std::vector<std::string> check = base;
+    check.push_back(dir.file("check.c"));
+    oracle::RunResult r = oracle::run(check);
+    EXPECT_EQ(r.exit_code, 0) << h << ": clang-14 rejects abikit's layout facts:\n" << r.err;
+  }
+  EXPECT_GT(accepted, headers.size() / 2) << "clang accepted too few headers to compare";
+  EXPECT_GT(total_asserts, accepted) << "no layout facts were compared";
+  std::cout << "[ uapi ] " << triple << ": " << accepted << " of " << headers.size() << " headers, "
+            << total_asserts << " static assertions\n";
+}
+
+} // namespace
+
+TEST(UapiHeaders, Riscv64MatchesClang) {
+  checkTarget("riscv64-unknown-elf");
+}
+
+TEST(UapiHeaders, Riscv32MatchesClang) {
+  checkTarget("riscv32-unknown-elf");
+}
