@@ -1,0 +1,403 @@
+// Differential test of the RISC-V calling convention: random prototypes (callconv_gen) lowered
+// by abikit and compiled by the real compiler of each ABI, every argument and return bit
+// followed through the generated assembly (callconv_riscv_asm).
+//
+//  * clang-14 -O1 (ilp32, ilp32f, ilp32d, lp64, lp64f, lp64d): probe callees (each parameter
+//    stored to abk_out, the return value loaded from abk_in) and probe callers (each argument,
+//    the extra arguments of variadic calls included, loaded from abk_in and passed). The
+//    callee shows where each parameter byte arrives and how the value is returned; the caller
+//    shows where each argument byte is put, how narrow integers are extended, and the pointer
+//    to a copy for indirect arguments.
+//  * riscv64-unknown-elf-gcc 12 -O1: ilp32e (clang-14 has no E ABI) and a second opinion on the
+//    standard ABIs. The generator leaves out what GCC 12 cannot compile (_Float16, _BitInt,
+//    ext_vector_type) and the comparison leaves out the differences between clang-14 and GCC
+//    that docs/targets/riscv.md lists (abikit follows clang-14).
+//
+// Every disagreement is shrunk to a minimal prototype and printed with both answers.
+// ABIKIT_DIFF_COUNT (default 1000 prototypes per ABI) and ABIKIT_DIFF_SEED (default 1) size the
+// run.
+#include "abikit/diag.h"
+#include "callconv_gen.h"
+#include "callconv_oracle.h"
+#include "callconv_riscv_asm.h"
+#include "oracle.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <sstream>
+
+namespace {
+
+using namespace abikit;
+using namespace abikit::difftest;
+
+struct Abi {
+  const char* name;
+  const char* triple;
+  const char* march; // abikit's -march and the compiler's
+  const char* mabi;
+  OracleKind oracle;
+  uint64_t default_count;
+};
+
+const Abi kAbis[] = {
+    {"ilp32", "riscv32-unknown-elf", "rv32imac", "ilp32", OracleKind::Clang, 1000},
+    {"ilp32f", "riscv32-unknown-elf", "rv32imafc", "ilp32f", OracleKind::Clang, 1000},
+    {"ilp32d", "riscv32-unknown-elf", "rv32imafdc", "ilp32d", OracleKind::Clang, 1000},
+    {"lp64", "riscv64-unknown-elf", "rv64imafdc", "lp64", OracleKind::Clang, 1000},
+    {"lp64f", "riscv64-unknown-elf", "rv64imafc", "lp64f", OracleKind::Clang, 1000},
+    {"lp64d", "riscv64-unknown-elf", "rv64imafdc", "lp64d", OracleKind::Clang, 1000},
+    {"gcc_ilp32e", "riscv32-unknown-elf", "rv32em", "ilp32e", OracleKind::Gcc, 1000},
+    {"gcc_ilp32", "riscv32-unknown-elf", "rv32imac", "ilp32", OracleKind::Gcc, 300},
+    {"gcc_ilp32d", "riscv32-unknown-elf", "rv32imafdc", "ilp32d", OracleKind::Gcc, 300},
+    {"gcc_lp64", "riscv64-unknown-elf", "rv64imac", "lp64", OracleKind::Gcc, 300},
+    {"gcc_lp64f", "riscv64-unknown-elf", "rv64imafc", "lp64f", OracleKind::Gcc, 300},
+    {"gcc_lp64d", "riscv64-unknown-elf", "rv64imafdc", "lp64d", OracleKind::Gcc, 300},
+};
+
+constexpr size_t kBatch = 200;
+constexpr size_t kMaxReported = 5;
+constexpr size_t kShrinkBudget = 250;
+
+std::vector<std::string> compilerCommand(const Abi& abi) {
+  if (abi.oracle == OracleKind::Gcc)
+    return {"riscv64-unknown-elf-gcc",
+            std::string("-march=") + abi.march,
+            std::string("-mabi=") + abi.mabi,
+            "-O1",
+            "-S",
+            "-w",
+            "-fno-toplevel-reorder"};
+  return {"clang-14",
+          std::string("--target=") + abi.triple,
+          std::string("-march=") + abi.march,
+          std::string("-mabi=") + abi.mabi,
+          "-O1",
+          "-S",
+          "-w",
+          "-fno-asynchronous-unwind-tables"};
+}
+
+struct Verdict {
+  bool rejected = false; // the compiler or abikit refused the case
+  std::string message;
+  bool disagree = false;
+  bool abikit_rejected = false; // the disagreement is abikit refusing the prototype
+  std::string detail;
+};
+
+class Runner {
+public:
+  Runner(const Abi& abi, const Target& target) : abi_(abi), target_(target) {}
+
+  std::vector<Verdict> run(std::vector<Proto> protos) {
+    std::vector<Verdict> verdicts(protos.size());
+    std::vector<size_t> live(protos.size());
+    for (size_t i = 0; i < live.size(); ++i) live[i] = i;
+    for (int attempt = 0; attempt < 4 && !live.empty(); ++attempt) {
+      std::vector<Proto> batch;
+      for (size_t i : live) batch.push_back(protos[i]);
+      std::vector<size_t> bad;
+      if (runOnce(batch, live, verdicts, bad)) return verdicts;
+      std::vector<size_t> next;
+      for (size_t i : live)
+        if (std::find(bad.begin(), bad.end(), i) == bad.end()) next.push_back(i);
+      if (next.size() == live.size()) {
+        for (size_t i : live) verdicts[i].rejected = true;
+        return verdicts;
+      }
+      live = std::move(next);
+    }
+    return verdicts;
+  }
+
+  // Coverage of the compared cases.
+  uint64_t params = 0, extra = 0, indirect = 0, ignored = 0, fpr_parts = 0, stack_parts = 0,
+           split = 0, extended = 0, sret = 0, variadic = 0, flattened = 0;
+
+private:
+  bool compile(const std::string& file, const std::string& out, std::string& err) {
+    std::vector<std::string> cmd = compilerCommand(abi_);
+    cmd.push_back("-o");
+    cmd.push_back(out);
+    cmd.push_back(file);
+    oracle::RunResult r = oracle::run(cmd);
+    err = r.err;
+    return r.exit_code == 0;
+  }
+
+  bool runOnce(std::vector<Proto>& batch, const std::vector<size_t>& ids,
+               std::vector<Verdict>& verdicts, std::vector<size_t>& bad) {
+    std::string decls = renderDeclarations(batch);
+    TypeContext ctx(target_, Language::C);
+    LayoutEngine layout(ctx);
+    uint32_t file = ctx.addFile("cases.c");
+    struct Case {
+      BuiltProto built;
+      FunctionLowering fl;
+      ProbeLayout probe;
+      std::string error;
+    };
+    std::vector<Case> cases(batch.size());
+    std::vector<ProbeLayout> probes(batch.size());
+    for (size_t k = 0; k < batch.size(); ++k) {
+      Case& c = cases[k];
+      c.built = buildProto(batch[k], ctx, file);
+      try {
+        c.probe = probeLayout(c.built, layout);
+        LowerOptions o;
+        o.variadic_args = c.built.extra;
+        c.fl = lowerFunction(ctx, layout, *c.built.fn, o);
+      } catch (const Error& e) {
+        c.error = e.format();
+      }
+      // A case abikit rejected still needs offsets for the probe text.
+      c.probe.param_offsets.resize(batch[k].params.size() + batch[k].extra.size(), 0);
+      probes[k] = c.probe;
+    }
+    oracle::ScratchDir dir;
+    LineRanges callee_lines, caller_lines;
+    dir.write("callees.c", renderCallees(batch, decls, probes, callee_lines));
+    dir.write("callers.c", renderCallers(batch, decls, probes, caller_lines));
+    std::string err1, err2;
+    bool ok1 = compile(dir.file("callees.c"), dir.file("callees.s"), err1);
+    bool ok2 = ok1 && compile(dir.file("callers.c"), dir.file("callers.s"), err2);
+    if (!ok1 || !ok2) {
+      std::string err = ok1 ? err2 : err1;
+      std::string tag = ok1 ? dir.file("callers.c") + ":" : dir.file("callees.c") + ":";
+      std::istringstream es(err);
+      std::string l;
+      while (std::getline(es, l)) {
+        if (l.rfind(tag, 0) != 0 || l.find("error") == std::string::npos) continue;
+        uint32_t line = uint32_t(std::stoul(l.substr(tag.size())));
+        size_t hit = protoAtLine(batch, ok1 ? caller_lines : callee_lines, line);
+        if (hit < batch.size()) {
+          if (std::find(bad.begin(), bad.end(), ids[hit]) == bad.end()) bad.push_back(ids[hit]);
+          verdicts[ids[hit]].rejected = true;
+          verdicts[ids[hit]].message += l + "\n";
+        }
+      }
+      if (bad.empty())
+        for (size_t k = 0; k < batch.size(); ++k) {
+          verdicts[ids[k]].rejected = true;
+          verdicts[ids[k]].message = err.substr(0, 3000);
+        }
+      return false;
+    }
+    std::string callees = oracle::readFile(dir.file("callees.s"));
+    std::string callers = oracle::readFile(dir.file("callers.s"));
+    auto fcallee = splitRiscvFunctions(callees);
+    auto fcaller = splitRiscvFunctions(callers);
+    const unsigned xlen = target_.riscv().xlen;
+    for (size_t k = 0; k < batch.size(); ++k) {
+      Verdict& v = verdicts[ids[k]];
+      Case& c = cases[k];
+      const Proto& p = batch[k];
+      if (!c.error.empty()) {
+        v.disagree = true;
+        v.abikit_rejected = true;
+        v.detail = "    abikit rejected a prototype the compiler accepts: " + c.error + "\n";
+        continue;
+      }
+      std::vector<ProbeValue> values;
+      for (size_t i = 0; i < c.fl.params.size(); ++i) {
+        const Type* src = i < c.built.params.size() ? c.built.params[i]
+                                                    : c.built.extra[i - c.built.params.size()];
+        values.push_back({c.fl.params[i].type, src, c.probe.param_offsets[i]});
+      }
+      ProbeValue ret{c.built.ret, c.built.ret, c.probe.ret_offset};
+      std::string report;
+      auto ce = fcallee.find(p.callee());
+      if (ce == fcallee.end()) {
+        report += "    no callee in the assembly\n";
+      } else {
+        Trace t = followRiscv(ce->second, xlen, "");
+        report += compareCallee(c.fl, t, layout, values, ret);
+      }
+      auto cr = fcaller.find(p.caller());
+      if (cr == fcaller.end()) {
+        report += "    no caller in the assembly\n";
+      } else {
+        Trace t = followRiscv(cr->second, xlen, p.callee());
+        report += compareCaller(c.fl, t, layout, values);
+      }
+      if (!report.empty()) {
+        v.disagree = true;
+        v.detail = "  abikit:\n" + describe(c.fl, ctx) + "  compiler:\n" + report;
+        std::string asm_text;
+        if (ce != fcallee.end()) asm_text += join(p.callee(), ce->second);
+        if (cr != fcaller.end()) asm_text += join(p.caller(), cr->second);
+        v.detail += "  assembly:\n" + asm_text;
+      }
+      count(c.fl);
+    }
+    return true;
+  }
+
+  static std::string join(const std::string& name, const std::vector<std::string_view>& lines) {
+    std::string s = "    " + name + ":\n";
+    for (std::string_view l : lines) s += "      " + std::string(l) + "\n";
+    return s;
+  }
+
+  static std::string describe(const FunctionLowering& fl, const TypeContext& ctx) {
+    auto one = [&](const ArgLowering& a) {
+      std::string s = typeName(a.type, ctx) + ": ";
+      static const char* kKinds[] = {"direct", "extend", "indirect", "ignore"};
+      s += kKinds[int(a.kind)];
+      if (a.kind == ArgKind::Extend) s += a.extend == ExtendKind::Sign ? " sign" : " zero";
+      for (const ArgPart& p : a.parts) {
+        s += " [" + std::to_string(p.offset) + "+" + std::to_string(p.size) + " ";
+        s += p.loc.kind == ArgLocation::Kind::Register
+                 ? std::string(p.loc.reg)
+                 : "stack " + std::to_string(p.loc.stack_offset);
+        s += "]";
+      }
+      return s;
+    };
+    std::string s = "    return " + one(fl.ret) + "\n";
+    for (size_t i = 0; i < fl.params.size(); ++i)
+      s += "    " + std::string(fl.params[i].variadic ? "extra " : "param ") + std::to_string(i) +
+           " " + one(fl.params[i]) + "\n";
+    return s;
+  }
+
+  void count(const FunctionLowering& fl) {
+    variadic += fl.variadic;
+    if (fl.ret.sret) ++sret;
+    for (const ArgLowering& a : fl.params) {
+      (a.variadic ? extra : params)++;
+      indirect += a.kind == ArgKind::Indirect;
+      ignored += a.kind == ArgKind::Ignore;
+      extended += a.kind == ArgKind::Extend;
+      bool reg = false, stk = false, fpr = false, gpr = false;
+      for (const ArgPart& p : a.parts) {
+        if (p.loc.kind == ArgLocation::Kind::Stack) {
+          stk = true;
+          ++stack_parts;
+        } else {
+          reg = true;
+          (p.loc.reg[0] == 'f' ? fpr : gpr) = true;
+          fpr_parts += p.loc.reg[0] == 'f';
+        }
+      }
+      split += reg && stk;
+      flattened += isRecord(a.type) && fpr;
+      (void)gpr;
+    }
+  }
+
+  const Abi& abi_;
+  const Target& target_;
+};
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  return x ^ (x >> 29);
+}
+
+uint64_t salt(const char* name) {
+  uint64_t h = 1469598103934665603ull;
+  for (const char* c = name; *c; ++c) h = (h ^ uint8_t(*c)) * 1099511628211ull;
+  return h;
+}
+
+Proto shrink(Runner& runner, Proto p, const DataModel& d, Verdict& last) {
+  size_t budget = kShrinkBudget;
+  bool progress = true;
+  while (progress && budget) {
+    progress = false;
+    for (Proto& c : shrinkProto(p, d)) {
+      if (!budget--) break;
+      Verdict v = runner.run({c})[0];
+      // Keep the kind of failure: a mismatch must not shrink into a rejection.
+      if (!v.rejected && v.disagree && v.abikit_rejected == last.abikit_rejected) {
+        p = std::move(c);
+        last = v;
+        progress = true;
+        break;
+      }
+    }
+  }
+  return p;
+}
+
+ProtoOptions optionsFor(const Abi& abi) {
+  ProtoOptions o;
+  o.oracle = abi.oracle;
+  if (abi.oracle == OracleKind::Gcc) {
+    o.allow_float16 = false;
+    o.allow_bitint = false;
+  }
+  return o;
+}
+
+class DiffCallconvRiscv : public ::testing::TestWithParam<Abi> {};
+
+TEST_P(DiffCallconvRiscv, AgreesWithCompiler) {
+  const Abi& abi = GetParam();
+  std::vector<std::string> cmd = compilerCommand(abi);
+  ASSERT_FALSE(oracle::findProgram(cmd[0]).empty()) << cmd[0] << " is not installed";
+  TargetOptions to;
+  to.triple = abi.triple;
+  to.march = abi.march;
+  to.mabi = abi.mabi;
+  Target target = resolveTarget(to);
+  DataModel d = dataModelFor(target, Language::C);
+  uint64_t count = oracle::sampleCount(abi.default_count);
+  uint64_t seed = oracle::sampleSeed(1);
+  Runner runner(abi, target);
+  ProtoOptions options = optionsFor(abi);
+
+  uint64_t disagreements = 0, rejected = 0;
+  size_t reported = 0;
+  for (uint64_t first = 0; first < count; first += kBatch) {
+    std::vector<Proto> batch;
+    for (uint64_t k = first; k < std::min<uint64_t>(count, first + kBatch); ++k)
+      batch.push_back(generateProto(mix(mix(seed, salt(abi.name)), k), int(k), target, options));
+    std::vector<Verdict> verdicts = runner.run(batch);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const Verdict& v = verdicts[i];
+      if (v.rejected) {
+        ++rejected;
+        if (reported++ < kMaxReported)
+          ADD_FAILURE() << abi.name << ": the compiler rejected a generated prototype (seed "
+                        << batch[i].seed << "):\n"
+                        << protoText(batch[i]) << v.message;
+        continue;
+      }
+      if (!v.disagree) continue;
+      ++disagreements;
+      if (reported++ >= kMaxReported) continue;
+      Verdict last = v;
+      Proto small = shrink(runner, batch[i], d, last);
+      ADD_FAILURE() << abi.name << ": disagreement (prototype seed " << batch[i].seed
+                    << "), minimal prototype:\n"
+                    << protoText(small) << last.detail;
+    }
+  }
+  std::printf("[ callconv ] %s: %llu prototypes vs %s: %llu disagreements, %llu rejected\n",
+              abi.name, (unsigned long long)count, cmd[0].c_str(),
+              (unsigned long long)disagreements, (unsigned long long)rejected);
+  std::printf("[ callconv ] %s coverage: %llu params, %llu extra arguments, %llu variadic calls, "
+              "%llu indirect, %llu ignored, %llu extended, %llu sret returns, %llu FPR parts, "
+              "%llu stack parts, %llu split register/stack, %llu records in FPRs\n",
+              abi.name, (unsigned long long)runner.params, (unsigned long long)runner.extra,
+              (unsigned long long)runner.variadic, (unsigned long long)runner.indirect,
+              (unsigned long long)runner.ignored, (unsigned long long)runner.extended,
+              (unsigned long long)runner.sret, (unsigned long long)runner.fpr_parts,
+              (unsigned long long)runner.stack_parts, (unsigned long long)runner.split,
+              (unsigned long long)runner.flattened);
+  EXPECT_EQ(disagreements, 0u);
+  EXPECT_EQ(rejected, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Abis, DiffCallconvRiscv, ::testing::ValuesIn(kAbis),
+                         [](const ::testing::TestParamInfo<Abi>& info) {
+                           return std::string(info.param.name);
+                         });
+
+} // namespace
