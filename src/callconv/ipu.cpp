@@ -357,7 +357,8 @@ void lowerCompiler(const Ctx& c, FunctionLowering& out, State& s) {
       assign(s, varfn, PieceAt{0, 4, Piece::M}, a);
       continue;
     }
-    s.float_scalar = s.float_scalar || isFloatKind(t, FloatKind::Float);
+    // (in a variadic call a float is in a 4-byte slot in every mode)
+    s.float_scalar = s.float_scalar || (!varfn && isFloatKind(t, FloatKind::Float));
     a.extend = extensionFor(t, d);
     a.kind = a.extend != ExtendKind::None ? ArgKind::Extend : ArgKind::Direct;
     pieces(c, t, &a, s.pieces);
