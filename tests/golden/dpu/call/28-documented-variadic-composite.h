@@ -1,3 +1,5 @@
 /* Seed: composite varargs by value on the stack. */
-struct S { int a, b, c; };
+struct S {
+  int a, b, c;
+};
 void v(int n, ...);

@@ -1,3 +1,6 @@
 /* Seed: a composite vararg keeps its alignment on the stack. */
-struct D { char c; double d; };
+struct D {
+  char c;
+  double d;
+};
 void v(int n, ...);

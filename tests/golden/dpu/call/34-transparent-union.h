@@ -1,3 +1,6 @@
 /* A transparent union is passed as its first member. */
-typedef union { int *ip; long *lp; } U __attribute__((transparent_union));
+typedef union {
+  int* ip;
+  long* lp;
+} U __attribute__((transparent_union));
 void f(U u, int a);

@@ -1,2 +1,2 @@
 /* long double and float extras. */
-void v(const char *fmt, ...);
+void v(const char* fmt, ...);

@@ -1,3 +1,5 @@
 /* reference/ipu.md section 3.4, example 16: v(1, 2.0, s). */
-struct S { int a, b; };
+struct S {
+  int a, b;
+};
 void v(int n, ...);

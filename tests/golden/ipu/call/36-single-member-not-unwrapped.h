@@ -1,3 +1,5 @@
 /* The compiler does not unwrap single-member aggregates. */
-struct F { float f; };
+struct F {
+  float f;
+};
 struct F f(struct F x);

@@ -1,3 +1,5 @@
 /* A variadic function returning a struct: the sret pointer is on the stack. */
-struct S { int x; };
+struct S {
+  int x;
+};
 struct S v(int n, ...);
