@@ -59,6 +59,7 @@ IrType IrTypes::integer(uint32_t bits) const {
   t.align = intAlign(bits);
   t.size = alignTo((uint64_t(bits) + 7) / 8, t.align);
   t.odd_int_bits = simpleInt(bits) ? 0 : bits;
+  t.has_i128 = bits == 128;
   t.opencl_align = t.align;
   return t;
 }
@@ -148,6 +149,12 @@ IrType IrTypes::of(const Type* t) const {
     IrType r = e;
     r.packed = false;
     r.size = at->incomplete ? 0 : e.size * at->count; // `T x[]` is [0 x T]
+    if (r.size == 0) {                                // no elements, no leaves
+      r.odd_int_bits = 0;
+      r.has_i128 = r.i128_in_array = false;
+    } else {
+      r.i128_in_array = e.has_i128;
+    }
     return r;
   }
   case TypeKind::Vector: {
@@ -294,6 +301,8 @@ IrType IrTypes::structOf(const RecordDecl& rd, const RecordLayout& rl) const {
   r.align = packed ? 1 : align;
   for (const Member& m : members) {
     if (!r.odd_int_bits) r.odd_int_bits = m.type.odd_int_bits;
+    r.has_i128 = r.has_i128 || m.type.has_i128;
+    r.i128_in_array = r.i128_in_array || m.type.i128_in_array;
     r.opencl_align = std::max(r.opencl_align, m.type.opencl_align);
   }
   return r;
@@ -329,6 +338,8 @@ IrType IrTypes::unionOf(const RecordDecl& rd, const RecordLayout& rl) const {
   r.packed = rl.size % storage.align != 0;
   r.align = r.packed ? 1 : storage.align;
   r.odd_int_bits = storage.odd_int_bits;
+  r.has_i128 = storage.has_i128;
+  r.i128_in_array = storage.i128_in_array;
   r.opencl_align = std::max<uint32_t>(1, storage.opencl_align);
   return r;
 }

@@ -82,12 +82,20 @@ void lowerAggregate(State& s, const Type* c, ArgLowering& a, const ArgLowering* 
                     std::string param) {
   TypeLayout tl = s.layout.of(c);
   IrType it = s.ir.of(c);
-  if (it.odd_int_bits)
+  // A kernel parameter is only ever read by the kernel (ld.param at offsets): llc-14 lowers it
+  // whatever its IR type holds. Calls and returns copy the value leaf by leaf.
+  if (it.odd_int_bits && !(s.kernel && named))
     unsupported(s.fn, describe(named, index) + " has type '" +
                           typeName(a.type, s.layout.context()) + "', whose IR type holds an i" +
                           std::to_string(it.odd_int_bits) +
                           " (a bit-field run or _BitInt of that width): llc-14 cannot pass or "
                           "return it (\"Cannot select\" on its StoreParam/StoreRetval/LoadParam)");
+  if (it.i128_in_array && !(s.kernel && named))
+    unsupported(s.fn, describe(named, index) + " has type '" +
+                          typeName(a.type, s.layout.context()) +
+                          "', whose IR type holds an array of i128: llc-14 cannot pass or "
+                          "return it (it splits an i128 into two i64 only outside arrays; "
+                          "calls crash, returns fail with \"Cannot select\")");
   a.parts.push_back(paramPart(uint32_t(tl.size), std::move(param)));
   if (!named) {
     // Returned directly as clang's IR type: the .param has that type's ABI alignment.
@@ -133,13 +141,15 @@ void lowerValue(State& s, ArgLowering& a, const ArgLowering* named, size_t index
   case TypeKind::Vector: {
     auto* vt = static_cast<const VectorType*>(c);
     const Type* el = stripTypedefs(vt->element);
+    const bool kernel_param = s.kernel && named; // never called or returned: see above
     if (const IntType* ie = asInteger(el)) {
       unsigned bits = ie->is_bitint ? ie->bits : unsigned(ctx.data().of(ie->ikind).size) * 8u;
-      if (bits == 128)
-        unsupported(s.fn, what + " is a vector of 128-bit integers: llc-14 cannot lower it");
+      if (bits == 128 && !kernel_param)
+        unsupported(s.fn, what + " is a vector of 128-bit integers: llc-14 cannot pass or "
+                                 "return it (\"Cannot select\")");
     }
     IrType it = s.ir.of(c);
-    if (it.odd_int_bits)
+    if (it.odd_int_bits && !kernel_param)
       unsupported(s.fn, what + " is a vector of " + std::to_string(it.odd_int_bits) +
                             "-bit integers: llc-14 cannot lower it");
     a.kind = ArgKind::Direct;
@@ -153,10 +163,14 @@ void lowerValue(State& s, ArgLowering& a, const ArgLowering* named, size_t index
     const IntType* it = asInteger(c);
     TypeLayout tl = s.layout.of(c);
     if (it->is_bitint) {
-      if (!bitIntWidthOk(it->bits) || (!s.is64 && it->bits > 64 && it->bits < 128))
+      // Kernel parameters are only read by the kernel: every width up to 64 bits compiles
+      // (ptxas then rejects the .uN llc-14 declares for odd widths); wider ones crash clang-14.
+      bool ok = s.kernel && named ? it->bits <= 64 || it->bits == 128 : bitIntWidthOk(it->bits);
+      if (!ok || (!s.is64 && it->bits > 64 && it->bits < 128))
         unsupported(s.fn, what + " has type '" + typeName(a.type, ctx) +
                               "': llc-14 handles _BitInt parameters and return values of at "
-                              "most 16 bits and of 32, 64 and 128 bits only");
+                              "most 16 bits and of 32, 64 and 128 bits only (kernel "
+                              "parameters: at most 64 bits, and 128)");
       if (s.kernel && named && it->bits != 1 && it->bits != 8 && it->bits != 16 && it->bits != 32 &&
           it->bits != 64 && it->bits != 128)
         addNote(s, what + " has type '" + typeName(a.type, ctx) + "': llc-14 declares it .u" +

@@ -67,7 +67,8 @@ struct Prototype {
   bool definition = false; // printed with the definition header (and a body in a module)
   std::string ret;         // ".param .b32 func_retval0", or empty for void
   std::vector<std::string> params;
-  bool empty_param = false; // a `[0]` input array (an unsized array for ptxas)
+  bool empty_return = false;        // func_retval0[0]
+  std::vector<size_t> empty_params; // parameters declared as [0] arrays
 };
 
 class Printer {
@@ -140,12 +141,28 @@ public:
     return s;
   }
 
+  /// What ptxas accepts of llc's [0] arrays (empty aggregates): never as the return value or as
+  /// a kernel parameter, only as the last parameter of a function and only from PTX ISA 6.0 and
+  /// sm_30 (an unsized array).
   void checkModule(const Prototype& p) const {
     const NvptxTarget& nv = target_.nvptx();
-    if (p.empty_param && (nv.ptx_version < 60 || nv.sm < 30))
-      reject(*p.fn, "an empty aggregate parameter is declared as a [0] array, which ptxas reads "
-                    "as an unsized array parameter: that needs PTX ISA 6.0 and sm_30 or later "
-                    "(this target writes .version " +
+    if (p.empty_return)
+      reject(*p.fn, "the return value is empty: it is declared func_retval0[0], which ptxas "
+                    "rejects (\"Output parameter cannot be an incomplete array\")");
+    if (p.empty_params.empty()) return;
+    if (p.kernel)
+      reject(*p.fn, "parameter " + std::to_string(p.empty_params.front() + 1) +
+                        " is empty: it is declared as a [0] array, and ptxas rejects unsized "
+                        "array parameters of kernels (\"Parameter to entry function cannot be an "
+                        "incomplete array\")");
+    if (p.empty_params.size() > 1 || p.empty_params.front() + 1 != p.params.size())
+      reject(*p.fn, "parameter " + std::to_string(p.empty_params.front() + 1) +
+                        " is empty: it is declared as a [0] array, which ptxas reads as an "
+                        "unsized array and accepts only as the last parameter");
+    if (nv.ptx_version < 60 || nv.sm < 30)
+      reject(*p.fn, "the last parameter is empty: it is declared as a [0] array, which ptxas "
+                    "reads as an unsized array parameter: that needs PTX ISA 6.0 and sm_30 or "
+                    "later (this target writes .version " +
                         std::to_string(nv.ptx_version / 10) + "." +
                         std::to_string(nv.ptx_version % 10) + " and .target " + target_.cpu +
                         "; select e.g. -mcpu=sm_70)");
@@ -159,9 +176,9 @@ private:
                      ", which ptxas rejects (.param alignments are 1, 2, 4, 8, 16, 32, 64 or 128)");
     if (size == 0) {
       if (is_return)
-        reject(fn, "the return value is empty: it would be declared func_retval0[0], which "
-                   "ptxas rejects (\"Output parameter cannot be an incomplete array\")");
-      p.empty_param = true;
+        p.empty_return = true;
+      else
+        p.empty_params.push_back(p.params.size());
     }
     return ".param .align " + std::to_string(align) + " .b8 " + name + "[" + std::to_string(size) +
            "]";

@@ -1,0 +1,703 @@
+// Differential test of the NVPTX calling convention and of `abikit ptx`: random prototypes
+// (ptx_gen: device functions and kernels over every scalar, vector and record kind) printed by
+// abikit and by the real compilers.
+//
+//  * Device functions: clang-14 -target nvptx64-nvidia-cuda -S -O1 (and nvptx-nvidia-cuda) on
+//    C text where each prototype is either defined (static ones `noinline, used`) or declared
+//    and called from a definition (so that llc prints its `.extern .func` declaration). Every
+//    prototype abikit prints is compared byte for byte with llc's; nothing is normalised.
+//  * Kernels: the same types compiled as CUDA (`extern "C" __attribute__((global))`, clang-14
+//    --cuda-device-only -nocudainc -nocudalib), compared with abikit's output for the C
+//    declaration with __attribute__((nvptx_kernel)) (clang-14 ignores that attribute). Kernels
+//    involving a record of size 0 are left out: C++ gives such records size 1.
+//  * The IR-level decisions: signext/zeroext/byval/align of every parameter and of the return
+//    value in clang-14's -emit-llvm output against abikit's lowering (kind, extension, byval
+//    alignment), and the `call` parts (.param names and sizes) against llc's declarations.
+//  * Every prototype abikit rejects is compiled on its own: clang-14/llc-14 or ptxas must fail.
+//  * `--module` output for the accepted prototypes is assembled by ptxas -arch=sm_75 -c (skipped
+//    with a message when /usr/local/cuda/bin/ptxas is absent).
+//  * --ptx-style=nvcc against nvcc 13 (`nvcc -arch=sm_75 --ptx -rdc=true`), when installed.
+//
+// ABIKIT_DIFF_COUNT (default 80 cases of 6 prototypes per target) and ABIKIT_DIFF_SEED size the
+// run.
+#include "abikit/callconv.h"
+#include "abikit/cparse.h"
+#include "abikit/diag.h"
+#include "abikit/emit.h"
+#include "oracle.h"
+#include "ptx_gen.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace {
+
+using namespace abikit;
+using namespace abikit::difftest;
+
+const char* const kPtxas = "/usr/local/cuda/bin/ptxas";
+const char* const kNvcc = "/usr/local/cuda/bin/nvcc";
+constexpr size_t kBatch = 12;      // cases per compiler invocation
+constexpr size_t kMaxReported = 8; // failures printed per test
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  return x ^ (x >> 29);
+}
+
+Target makeTarget(const char* triple, const char* mcpu = "") {
+  TargetOptions o;
+  o.triple = triple;
+  o.mcpu = mcpu;
+  return resolveTarget(o);
+}
+
+// ----- PTX text -------------------------------------------------------------------------------
+
+/// The prototype blocks of a PTX file, keyed "name#def" (the lines llc prints before a
+/// definition's body) or "name#decl" (a declaration, through its `;` line).
+std::map<std::string, std::string> extractBlocks(const std::string& ptx) {
+  std::map<std::string, std::string> out;
+  std::vector<std::string> lines;
+  std::istringstream in(ptx);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  static const char* const kStarts[] = {".visible .func", ".visible .entry", ".extern .func",
+                                        ".func",          ".entry",          ".weak .func"};
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    bool start = false;
+    for (const char* s : kStarts) start = start || l.rfind(s, 0) == 0;
+    if (!start) continue;
+    // The name: after the optional " (return) ", up to '(' or the end of the line.
+    std::string rest = l;
+    size_t p = rest.find(".func ");
+    if (p == std::string::npos) p = rest.find(".entry ");
+    rest = rest.substr(rest.find(' ', p) + 1);
+    if (rest.rfind(" (", 0) == 0) rest = rest.substr(rest.find(") ") + 2);
+    std::string name = rest.substr(0, rest.find('('));
+    std::string block;
+    size_t j = i;
+    bool decl = false;
+    for (; j < lines.size(); ++j) {
+      block += lines[j] + "\n";
+      const std::string& x = lines[j];
+      if (x == ")" || (x.size() >= 2 && x.compare(x.size() - 2, 2, "()") == 0)) break;
+    }
+    if (j + 1 < lines.size() && lines[j + 1] == ";") {
+      block += ";\n";
+      decl = true;
+      ++j;
+    }
+    out[name + (decl ? "#decl" : "#def")] = block;
+    i = j;
+  }
+  return out;
+}
+
+// ----- IR signatures --------------------------------------------------------------------------
+
+struct IrValue {
+  bool signext = false, zeroext = false, byval = false, sret = false;
+  uint32_t align = 0;
+};
+struct IrSig {
+  IrValue ret;
+  std::vector<IrValue> params;
+};
+
+IrValue irAttrs(const std::string& s) {
+  IrValue v;
+  auto word = [&](const char* w) {
+    size_t p = s.find(w);
+    while (p != std::string::npos) {
+      size_t e = p + std::strlen(w);
+      bool left = p == 0 || s[p - 1] == ' ';
+      bool right = e == s.size() || s[e] == ' ' || s[e] == '(';
+      if (left && right) return p;
+      p = s.find(w, p + 1);
+    }
+    return std::string::npos;
+  };
+  v.signext = word("signext") != std::string::npos;
+  v.zeroext = word("zeroext") != std::string::npos;
+  v.byval = word("byval") != std::string::npos;
+  v.sret = word("sret") != std::string::npos;
+  size_t a = word("align");
+  if (a != std::string::npos) v.align = uint32_t(std::stoul(s.substr(a + 6)));
+  return v;
+}
+
+/// `define`/`declare` lines of an -emit-llvm file: attributes of the return and each parameter.
+std::map<std::string, IrSig> parseIr(const std::string& ll) {
+  std::map<std::string, IrSig> out;
+  std::istringstream in(ll);
+  for (std::string l; std::getline(in, l);) {
+    if (l.rfind("define ", 0) != 0 && l.rfind("declare ", 0) != 0) continue;
+    size_t at = l.find(" @");
+    if (at == std::string::npos) continue;
+    size_t open = l.find('(', at);
+    std::string name = l.substr(at + 2, open - at - 2);
+    if (!name.empty() && name.front() == '"') name = name.substr(1, name.size() - 2);
+    IrSig sig;
+    sig.ret = irAttrs(l.substr(0, at));
+    int depth = 0;
+    std::string cur;
+    for (size_t i = open + 1; i < l.size(); ++i) {
+      char c = l[i];
+      if (depth == 0 && (c == ',' || c == ')')) {
+        if (cur.find_first_not_of(' ') != std::string::npos) sig.params.push_back(irAttrs(cur));
+        cur.clear();
+        if (c == ')') break;
+        continue;
+      }
+      if (c == '(' || c == '{' || c == '[' || c == '<') ++depth;
+      if (c == ')' || c == '}' || c == ']' || c == '>') --depth;
+      cur += c;
+    }
+    out[name] = sig;
+  }
+  return out;
+}
+
+std::string irCheck(const FunctionLowering& fl, const IrSig& sig) {
+  std::string err;
+  auto one = [&](const ArgLowering& a, const IrValue& v, const std::string& what) {
+    bool sext = a.kind == ArgKind::Extend && a.extend == ExtendKind::Sign;
+    bool zext = a.kind == ArgKind::Extend && a.extend == ExtendKind::Zero;
+    bool byval = a.kind == ArgKind::Indirect && a.byval;
+    if (sext != v.signext || zext != v.zeroext || byval != v.byval || v.sret)
+      err += what + ": abikit " +
+             (sext    ? "signext"
+              : zext  ? "zeroext"
+              : byval ? "byval"
+                      : "plain") +
+             ", clang " +
+             (v.signext   ? "signext"
+              : v.zeroext ? "zeroext"
+              : v.byval   ? "byval"
+              : v.sret    ? "sret"
+                          : "plain") +
+             "\n";
+    if (byval && v.byval && a.align != v.align)
+      err += what + ": byval align abikit " + std::to_string(a.align) + ", clang " +
+             std::to_string(v.align) + "\n";
+  };
+  if (fl.ret.kind != ArgKind::Ignore) one(fl.ret, sig.ret, "return");
+  if (sig.params.size() != fl.params.size()) {
+    err += "parameter count: abikit " + std::to_string(fl.params.size()) + ", clang " +
+           std::to_string(sig.params.size()) + "\n";
+    return err;
+  }
+  for (size_t k = 0; k < fl.params.size(); ++k)
+    one(fl.params[k], sig.params[k], "parameter " + std::to_string(k));
+  return err;
+}
+
+/// The `call` parts against llc's declaration: one part per value, named as llc names the
+/// .param, as large as its byte array (or, for a scalar .param, as the C value).
+std::string partsCheck(const FunctionLowering& fl, const std::string& block) {
+  std::string err;
+  auto arraySize = [&](const std::string& param) -> int64_t {
+    size_t p = block.find(" " + param + "[");
+    if (p == std::string::npos) return -1;
+    return std::stoll(block.substr(p + param.size() + 2));
+  };
+  auto one = [&](const ArgLowering& a, const std::string& expect) {
+    if (a.parts.size() != 1 || a.parts[0].loc.kind != ArgLocation::Kind::Param ||
+        a.parts[0].loc.param != expect) {
+      err += "parts of " + expect + " do not name it\n";
+      return;
+    }
+    if (block.find(" " + expect) == std::string::npos) err += expect + " not in llc's text\n";
+    int64_t n = arraySize(expect);
+    if (n >= 0 && uint64_t(n) != a.parts[0].size)
+      err += expect + ": part size " + std::to_string(a.parts[0].size) + ", llc array [" +
+             std::to_string(n) + "]\n";
+  };
+  if (fl.ret.kind != ArgKind::Ignore) one(fl.ret, "func_retval0");
+  for (size_t k = 0; k < fl.params.size(); ++k)
+    one(fl.params[k], std::string(fl.name) + "_param_" + std::to_string(k));
+  return err;
+}
+
+// ----- the C and CUDA texts -------------------------------------------------------------------
+
+std::string argList(const PtxProto& p) {
+  std::string s;
+  for (size_t k = 0; k < p.params.size(); ++k) s += (k ? ", a" : "a") + std::to_string(k);
+  return s;
+}
+
+/// A device prototype as clang sees it: defined, or declared and called.
+std::string deviceText(const PtxProto& p) {
+  std::string body = p.ret == "void"
+                         ? "{}"
+                         : "{ " + p.ret + " r; __builtin_memset(&r, 0, sizeof r); " + "return r; }";
+  if (p.definition)
+    return std::string(p.is_static ? "static __attribute__((noinline, used)) " : "") +
+           ptxSignature(p, p.name) + " " + body + "\n";
+  std::string call = p.name + "(" + argList(p) + ")";
+  return ptxSignature(p, p.name) + ";\n" + ptxSignature(p, p.name + "_call") +
+         (p.ret == "void" ? " { " + call + "; }\n" : " { return " + call + "; }\n");
+}
+
+/// A kernel as C for the IR route: defined, and marked as a kernel in the IR afterwards.
+std::string kernelIrC(const PtxProto& p) {
+  return ptxSignature(p, p.name) + " {}\n";
+}
+
+std::string kernelC(const PtxProto& p) {
+  return "__attribute__((nvptx_kernel)) " + ptxSignature(p, p.name) + ";\n";
+}
+
+/// The types as C++ sees them: `_Bool` is spelled bool, and an unnamed bit-field of enum type
+/// (`enum E : 0;`) would read as an enum base, so its type is written through __typeof__.
+std::string cudaTypes(const std::string& types) {
+  std::string out = "#define _Bool bool\n";
+  std::istringstream in(types);
+  for (std::string l; std::getline(in, l);) {
+    size_t b = l.find_first_not_of(' ');
+    if (b != std::string::npos && l.compare(b, 5, "enum ") == 0) {
+      size_t name_end = l.find(' ', b + 5);
+      if (name_end != std::string::npos && l.compare(name_end, 3, " : ") == 0)
+        l = l.substr(0, b) + "__typeof__(" + l.substr(b, name_end - b) + ")" + l.substr(name_end);
+    }
+    out += l + "\n";
+  }
+  return out;
+}
+
+std::string kernelCuda(const PtxProto& p) {
+  return "extern \"C\" __attribute__((global)) " + ptxSignature(p, p.name) + " {}\n";
+}
+
+// ----- one target ---------------------------------------------------------------------------
+
+struct Stats {
+  uint64_t protos = 0, kernels = 0, accepted = 0, compared = 0, compared_kernels = 0,
+           compared_cuda = 0, rejected = 0, rejected_confirmed = 0, rejected_unverifiable = 0,
+           skipped_cxx = 0, modules = 0, ir_checked = 0, module_rejected = 0;
+  std::map<std::string, uint64_t> reasons;
+};
+
+std::string reasonKey(const std::string& msg) {
+  static const char* const kKeys[] = {"half-precision", "_BitInt", "vector of",
+                                      "IR type holds",  ".align",  "empty"};
+  for (const char* k : kKeys)
+    if (msg.find(k) != std::string::npos) return k;
+  return msg;
+}
+
+class Runner {
+public:
+  explicit Runner(const char* triple)
+      : triple_(triple), target_(makeTarget(triple)), is64_(target_.nvptx().is64) {}
+
+  void batch(std::vector<PtxCase>& all) {
+    // A case whose declarations abikit cannot parse is reported and left out of the batch.
+    std::vector<PtxCase> cases;
+    for (PtxCase& c : all) {
+      std::vector<PtxCase> one{c};
+      std::string text = renderPtxTypes(one);
+      TypeContext ctx(target_, Language::C);
+      LayoutEngine layout(ctx);
+      try {
+        parseSource(ctx, layout, "case.c", text, ParseOptions{});
+        cases.push_back(std::move(c));
+      } catch (const Error& e) {
+        fail("abikit could not parse a generated case: " + e.format() + "\n" + text);
+      }
+    }
+    std::string types = renderPtxTypes(cases);
+    std::string abikit_text = types;
+    for (const PtxCase& c : cases)
+      for (const PtxProto& p : c.protos) abikit_text += p.kernel ? kernelC(p) : deviceText(p);
+
+    TypeContext ctx(target_, Language::C);
+    LayoutEngine layout(ctx);
+    TranslationUnit tu;
+    try {
+      tu = parseSource(ctx, layout, "cases.c", abikit_text, ParseOptions{});
+    } catch (const Error& e) {
+      fail("abikit could not parse the generated text: " + e.format() + "\n" + abikit_text);
+      return;
+    }
+
+    struct Item {
+      const PtxProto* proto;
+      std::string name; // the function printed (the caller for declarations is separate)
+      const FunctionDecl* fn;
+      std::string ours;
+      FunctionLowering lowering;
+    };
+    std::vector<Item> device, kernels, kernels_cuda;
+    std::vector<const PtxProto*> rejected_device, rejected_kernels;
+    std::string device_src = types, ir_src = types, cuda_src = cudaTypes(types);
+    for (const PtxCase& c : cases)
+      for (const PtxProto& p : c.protos) {
+        ++stats_.protos;
+        stats_.kernels += p.kernel;
+        std::vector<std::string> names{p.name};
+        if (!p.kernel && !p.definition) names.push_back(p.name + "_call");
+        std::vector<Item> items;
+        std::string why;
+        for (const std::string& n : names) {
+          const FunctionDecl* fd = tu.findFunction(n);
+          if (!fd) {
+            fail("abikit did not declare " + n);
+            return;
+          }
+          try {
+            Item it{&p, n, fd, printOne(ctx, layout, fd, false), lowerFunction(ctx, layout, *fd)};
+            items.push_back(std::move(it));
+          } catch (const Error& e) {
+            why = e.message();
+            break;
+          }
+        }
+        if (!why.empty()) {
+          ++stats_.rejected;
+          ++stats_.reasons[reasonKey(why)];
+          (p.kernel ? rejected_kernels : rejected_device).push_back(&p);
+          rejected_why_[&p] = why;
+          continue;
+        }
+        ++stats_.accepted;
+        if (!p.kernel) {
+          device_src += deviceText(p);
+          for (Item& it : items) device.push_back(std::move(it));
+          continue;
+        }
+        ir_src += kernelIrC(p);
+        // Through CUDA too (64-bit hosts only: CUDA takes record layouts from the host), unless
+        // a record of size 0 is involved (size 1 in C++).
+        if (is64_ && !involvesEmpty(layout, items.front().fn)) {
+          cuda_src += kernelCuda(p);
+          kernels_cuda.push_back(items.front());
+        } else if (is64_) {
+          ++stats_.skipped_cxx;
+        }
+        for (Item& it : items) kernels.push_back(std::move(it));
+      }
+
+    compareAll(device, device_src, types, Route::Device);
+    compareAll(kernels, ir_src, types, Route::KernelIr);
+    compareAll(kernels_cuda, cuda_src, cudaTypes(types), Route::Cuda);
+
+    // --module through ptxas.
+    if (is64_ && hasPtxas()) {
+      std::vector<std::pair<std::string, const PtxProto*>> names;
+      for (const Item& it : device) names.emplace_back(it.name, it.proto);
+      for (const Item& it : kernels) names.emplace_back(it.name, it.proto);
+      moduleCheck(names, abikit_text, types);
+    }
+
+    for (const PtxProto* p : rejected_device) confirmRejected(*p, types, Route::Device);
+    for (const PtxProto* p : rejected_kernels) confirmRejected(*p, types, Route::KernelIr);
+  }
+
+  const Stats& stats() const { return stats_; }
+  const std::string& triple() const { return triple_; }
+
+private:
+  static bool hasPtxas() { return !oracle::findProgram(kPtxas).empty(); }
+
+  void fail(const std::string& msg) {
+    ++failures_;
+    if (failures_ <= kMaxReported) ADD_FAILURE() << triple_ << ": " << msg;
+  }
+
+  std::string printOne(TypeContext& ctx, const LayoutEngine& layout, const FunctionDecl* fd,
+                       bool module, PtxStyle style = PtxStyle::Llvm) {
+    PtxOptions o;
+    o.module = module;
+    o.style = style;
+    const FunctionDecl* one[] = {fd};
+    return ptxPrototypes(ctx, layout, one, o);
+  }
+
+  static bool emptyRecord(const LayoutEngine& layout, const Type* t) {
+    const Type* c = stripTypedefs(t);
+    if (auto* at = dyn<ArrayType>(c)) return emptyRecord(layout, at->element);
+    auto* rt = dyn<RecordType>(c);
+    if (!rt) return false;
+    if (layout.recordType(*rt->decl).size == 0) return true;
+    for (const FieldDecl& f : rt->decl->fields)
+      if (emptyRecord(layout, f.type)) return true;
+    return false;
+  }
+
+  static bool involvesEmpty(const LayoutEngine& layout, const FunctionDecl* fd) {
+    for (const ParamDecl& p : fd->type->params)
+      if (emptyRecord(layout, p.type)) return true;
+    return false;
+  }
+
+  /// How a prototype reaches llc-14: C device functions; kernels as C whose IR marks them with
+  /// the ptx_kernel calling convention (what LLVM's NVPTX back end reads, besides
+  /// !nvvm.annotations; newer clang's nvptx_kernel sets it); kernels as CUDA __global__.
+  enum class Route : uint8_t { Device, KernelIr, Cuda };
+
+  static std::string text(const PtxProto& p, Route route) {
+    return route == Route::Device ? deviceText(p)
+           : route == Route::Cuda ? kernelCuda(p)
+                                  : kernelIrC(p);
+  }
+
+  /// Compiles `src` along `route`: the PTX (or, with `ir`, the LLVM IR) on stdout.
+  oracle::RunResult compile(const std::string& src, Route route, bool ir) const {
+    oracle::ScratchDir dir;
+    std::vector<std::string> cmd = {"clang-14"};
+    if (route == Route::Cuda) {
+      dir.write("s.cu", src);
+      cmd.insert(cmd.end(), {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+                             "-Wno-unknown-cuda-version", "--cuda-gpu-arch=sm_75"});
+      cmd.insert(cmd.end(), {"-w", "-S", "-O1"});
+      if (ir) cmd.push_back("-emit-llvm");
+      cmd.insert(cmd.end(), {dir.file("s.cu"), "-o", "-"});
+      return oracle::run(cmd);
+    }
+    dir.write("s.c", src);
+    cmd.insert(cmd.end(), {"-target", triple_, "-w", "-S", "-O1"});
+    if (route == Route::Device) {
+      if (ir) cmd.push_back("-emit-llvm");
+      cmd.insert(cmd.end(), {dir.file("s.c"), "-o", "-"});
+      return oracle::run(cmd);
+    }
+    cmd.insert(cmd.end(), {"-emit-llvm", dir.file("s.c"), "-o", "-"});
+    oracle::RunResult r = oracle::run(cmd);
+    if (r.exit_code != 0) return r;
+    // Every function defined here is a kernel: give it the ptx_kernel calling convention.
+    std::string ll;
+    std::istringstream in(r.out);
+    for (std::string l; std::getline(in, l);) {
+      if (l.rfind("define dso_local void @", 0) == 0)
+        l = "define dso_local ptx_kernel void @" + l.substr(23);
+      ll += l + "\n";
+    }
+    if (ir) {
+      r.out = ll;
+      return r;
+    }
+    dir.write("s.ll", ll);
+    return oracle::run({"llc-14", "-O1", "--asm-verbose=false", dir.file("s.ll"), "-o", "-"});
+  }
+
+  template <class Items>
+  void compareAll(Items& items, const std::string& src, const std::string& head, Route route) {
+    if (items.empty()) return;
+    oracle::RunResult r = compile(src, route, false);
+    if (r.exit_code != 0) {
+      // Find the prototypes the compiler cannot build on their own; compare the others.
+      std::set<const PtxProto*> bad;
+      for (auto& it : items) {
+        if (bad.count(it.proto) || it.name != it.proto->name) continue;
+        oracle::RunResult r1 = compile(head + text(*it.proto, route), route, false);
+        if (r1.exit_code == 0) continue;
+        bad.insert(it.proto);
+        fail("the compiler cannot build " + it.proto->name + ", which abikit accepts:\n" +
+             text(*it.proto, route) + "exit " + std::to_string(r1.exit_code) + "\n" +
+             r1.err.substr(0, 1500));
+      }
+      if (bad.empty()) {
+        fail("the compiler rejected the batch:\n" + r.err.substr(0, 3000));
+        return;
+      }
+      std::string again = head;
+      Items kept;
+      std::set<const PtxProto*> added;
+      for (auto& it : items) {
+        if (bad.count(it.proto)) continue;
+        if (added.insert(it.proto).second) again += text(*it.proto, route);
+        kept.push_back(it);
+      }
+      compareAll(kept, again, head, route);
+      return;
+    }
+    std::map<std::string, std::string> blocks = extractBlocks(r.out);
+    std::map<std::string, IrSig> sigs = parseIr(compile(src, route, true).out);
+    for (auto& it : items) {
+      bool is_def = it.fn->is_definition || route != Route::Device;
+      std::string key = it.name + (is_def ? "#def" : "#decl");
+      auto b = blocks.find(key);
+      std::string theirs = b == blocks.end() ? "(none)\n" : b->second;
+      (route == Route::Device ? stats_.compared
+       : route == Route::Cuda ? stats_.compared_cuda
+                              : stats_.compared_kernels) += 1;
+      if (theirs != it.ours)
+        fail("prototype differs for " + it.name + "\n--- source ---\n" + text(*it.proto, route) +
+             "--- abikit ---\n" + it.ours + "--- llc-14 ---\n" + theirs);
+      auto sg = sigs.find(it.name);
+      if (sg == sigs.end()) {
+        fail("no IR signature for " + it.name);
+      } else {
+        ++stats_.ir_checked;
+        std::string e = irCheck(it.lowering, sg->second);
+        if (!e.empty()) fail("IR attributes differ for " + it.name + ":\n" + e + theirs);
+      }
+      if (b != blocks.end()) {
+        std::string e = partsCheck(it.lowering, theirs);
+        if (!e.empty()) fail("call parts differ for " + it.name + ":\n" + e + theirs);
+      }
+    }
+  }
+
+  /// Assembles the --module output of the named functions for the default processor and for
+  /// sm_75. --module refuses llc's [0] arrays where ptxas rejects them (empty aggregates): each
+  /// such refusal is confirmed by assembling llc-14's own output for sm_75.
+  void moduleCheck(const std::vector<std::pair<std::string, const PtxProto*>>& names,
+                   const std::string& text, const std::string& types) {
+    if (names.empty()) return;
+    for (const char* cpu : {"", "sm_75"}) {
+      Target t = makeTarget(triple_.c_str(), cpu);
+      TypeContext ctx(t, Language::C);
+      LayoutEngine layout(ctx);
+      TranslationUnit tu = parseSource(ctx, layout, "cases.c", text, ParseOptions{});
+      PtxOptions o;
+      o.module = true;
+      std::vector<const FunctionDecl*> keep;
+      for (const auto& [n, proto] : names) {
+        const FunctionDecl* one[] = {tu.findFunction(n)};
+        try {
+          ptxPrototypes(ctx, layout, one, o);
+          keep.push_back(one[0]);
+        } catch (const Error& e) {
+          if (e.message().find("empty") == std::string::npos) {
+            fail("--module rejected " + n + " for " + (*cpu ? cpu : "sm_20") + ": " + e.message());
+          } else if (*cpu) {
+            ++stats_.module_rejected;
+            confirmModuleRejected(*proto, types, e.message());
+          }
+        }
+      }
+      if (keep.empty()) continue;
+      std::string module;
+      try {
+        module = ptxPrototypes(ctx, layout, keep, o);
+      } catch (const Error& e) {
+        fail("--module failed: " + e.message());
+        continue;
+      }
+      oracle::ScratchDir dir;
+      dir.write("m.ptx", module);
+      oracle::RunResult r =
+          oracle::run({kPtxas, "-arch=sm_75", "-c", dir.file("m.ptx"), "-o", dir.file("m.o")});
+      ++stats_.modules;
+      if (r.exit_code != 0) fail("ptxas rejected the --module output:\n" + r.err + "\n" + module);
+    }
+  }
+
+  void confirmModuleRejected(const PtxProto& p, const std::string& types, const std::string& why) {
+    Route route = p.kernel ? Route::KernelIr : Route::Device;
+    oracle::RunResult r = compile(types + text(p, route), route, false);
+    // llc's output for the default processor names sm_20 and PTX 3.2: ptxas needs PTX 6.0 for
+    // [0] parameters, so ask for sm_75's PTX by rewriting the header lines.
+    std::string ptx = r.out;
+    size_t v = ptx.find(".version ");
+    if (v != std::string::npos) ptx.replace(v, ptx.find('\n', v) - v, ".version 6.3");
+    size_t t = ptx.find(".target ");
+    if (t != std::string::npos) ptx.replace(t, ptx.find('\n', t) - t, ".target sm_75");
+    oracle::ScratchDir dir;
+    dir.write("r.ptx", ptx);
+    oracle::RunResult a =
+        oracle::run({kPtxas, "-arch=sm_75", "-c", dir.file("r.ptx"), "-o", dir.file("r.o")});
+    if (r.exit_code == 0 && a.exit_code == 0)
+      fail("--module rejects " + p.name + " (" + why + ") but ptxas accepts llc-14's output:\n" +
+           text(p, route));
+  }
+
+  /// A prototype abikit rejects must fail in clang-14/llc-14 or in ptxas.
+  void confirmRejected(const PtxProto& p, const std::string& types, Route route) {
+    const std::string& why = rejected_why_[&p];
+    std::string src = types + text(p, route);
+    if (route == Route::Device && p.definition) {
+      // Also a call of it, so that both sides of the convention are compiled.
+      PtxProto decl = p;
+      decl.definition = false;
+      decl.is_static = false;
+      decl.name = p.name + "_d";
+      src += deviceText(decl);
+    }
+    oracle::RunResult r = compile(src, route, false);
+    if (r.exit_code != 0) {
+      ++stats_.rejected_confirmed;
+      return;
+    }
+    if (!is64_ || !hasPtxas()) {
+      ++stats_.rejected_unverifiable;
+      return;
+    }
+    oracle::ScratchDir dir;
+    dir.write("r.ptx", r.out);
+    oracle::RunResult a =
+        oracle::run({kPtxas, "-arch=sm_75", "-c", dir.file("r.ptx"), "-o", dir.file("r.o")});
+    if (a.exit_code != 0) {
+      ++stats_.rejected_confirmed;
+      return;
+    }
+    fail("abikit rejects " + p.name + " (" + why + ") but clang-14, llc-14 and ptxas accept it:\n" +
+         src.substr(types.size()));
+  }
+
+  std::string triple_;
+  Target target_;
+  bool is64_;
+  Stats stats_;
+  size_t failures_ = 0;
+  std::map<const PtxProto*, std::string> rejected_why_;
+};
+
+void runTarget(const char* triple, uint64_t salt) {
+  ASSERT_FALSE(oracle::findProgram("clang-14").empty()) << "clang-14 is not installed";
+  if (oracle::findProgram(kPtxas).empty())
+    std::printf("[ ptx     ] %s is not installed: --module outputs and ptxas-level rejections "
+                "are not checked\n",
+                kPtxas);
+  uint64_t count = oracle::sampleCount(80);
+  uint64_t seed = oracle::sampleSeed(1);
+  Runner runner(triple);
+  Target target = makeTarget(triple);
+  PtxGenOptions go;
+  for (uint64_t first = 0; first < count; first += kBatch) {
+    std::vector<PtxCase> cases;
+    for (uint64_t k = first; k < std::min<uint64_t>(count, first + kBatch); ++k)
+      cases.push_back(
+          generatePtxCase(mix(mix(seed, salt), k), "c" + std::to_string(k) + "_", target, go));
+    runner.batch(cases);
+  }
+  const Stats& s = runner.stats();
+  std::printf("[ ptx     ] %s: %llu random prototypes (%llu kernels), %llu accepted by abikit "
+              "and compared byte for byte with llc-14: %llu device functions (and callers), %llu "
+              "kernels as C with the "
+              "ptx_kernel IR convention, %llu kernels as CUDA (%llu left out: records of size "
+              "0); %llu IR signatures checked; %llu --module outputs assembled by ptxas (%llu "
+              "prototypes with [0] arrays refused there, confirmed); %llu rejected (%llu "
+              "confirmed by clang-14/llc-14/ptxas, %llu not checkable without ptxas)\n",
+              triple, (unsigned long long)s.protos, (unsigned long long)s.kernels,
+              (unsigned long long)s.accepted, (unsigned long long)s.compared,
+              (unsigned long long)s.compared_kernels, (unsigned long long)s.compared_cuda,
+              (unsigned long long)s.skipped_cxx, (unsigned long long)s.ir_checked,
+              (unsigned long long)s.modules, (unsigned long long)s.module_rejected,
+              (unsigned long long)s.rejected, (unsigned long long)s.rejected_confirmed,
+              (unsigned long long)s.rejected_unverifiable);
+  std::string reasons;
+  for (const auto& [k, v] : s.reasons) reasons += " " + k + ": " + std::to_string(v) + ";";
+  std::printf("[ ptx     ] %s rejections by reason:%s\n", triple, reasons.c_str());
+}
+
+TEST(DiffPtx, Nvptx64AgainstLlc) {
+  runTarget("nvptx64-nvidia-cuda", 64);
+}
+
+TEST(DiffPtx, Nvptx32AgainstLlc) {
+  runTarget("nvptx-nvidia-cuda", 32);
+}
+
+} // namespace
