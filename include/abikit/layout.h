@@ -7,7 +7,7 @@
 #include "abikit/types.h"
 
 #include <cstdint>
-#include <memory>
+#include <deque>
 #include <vector>
 
 namespace abikit {
@@ -49,7 +49,8 @@ public:
 
 private:
   const TypeContext& ctx_;
-  mutable std::vector<std::unique_ptr<RecordLayout>> cache_; // indexed by RecordDecl::id
+  mutable std::vector<const RecordLayout*> cache_; // indexed by RecordDecl::id
+  mutable std::deque<RecordLayout> layouts_;       // the cached layouts (stable addresses)
   mutable std::vector<uint8_t> in_progress_;
 };
 

@@ -3,12 +3,12 @@
 #include "abikit/emit.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include <string_view>
+#include <unordered_map>
 
 namespace abikit {
-
-using nlohmann::ordered_json;
 
 namespace {
 
@@ -19,30 +19,84 @@ const RecordDecl* anonymousMember(const FieldDecl& fd) {
   return rt && rt->decl->name.empty() ? rt->decl : nullptr;
 }
 
-ordered_json fieldsJson(const LayoutEngine& engine, const RecordDecl& rd, uint64_t base_bits) {
-  const TypeContext& ctx = engine.context();
+// Type spellings, computed once per (interned) type: a header of thousands of records uses a
+// few hundred distinct member types.
+class TypeNames {
+public:
+  explicit TypeNames(const TypeContext& ctx) : ctx_(ctx) {}
+  const std::string& operator()(const Type* t) {
+    auto [it, fresh] = names_.try_emplace(t);
+    if (fresh) it->second = typeName(t, ctx_);
+    return it->second;
+  }
+
+private:
+  const TypeContext& ctx_;
+  std::unordered_map<const Type*, std::string> names_;
+};
+
+void appendNumber(std::string& out, uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+void appendJsonString(std::string& out, std::string_view s) {
+  out += '"';
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+// ----- JSON -----------------------------------------------------------------------------------
+
+// One member object per line, as in cli-contract.md; an anonymous member's own members follow
+// on the next lines, one level deeper.
+void fieldsJson(std::string& out, const LayoutEngine& engine, TypeNames& names,
+                const RecordDecl& rd, uint64_t base_bits, size_t indent) {
   const RecordLayout& rl = engine.of(rd);
-  ordered_json fields = ordered_json::array();
+  out += "[";
   for (size_t i = 0; i < rd.fields.size(); ++i) {
     const FieldDecl& fd = rd.fields[i];
     const FieldLayout& fl = rl.fields[i];
     uint64_t bit = base_bits + fl.bit_offset;
-    ordered_json f;
-    f["name"] = std::string(fd.name);
-    f["type"] = typeName(fd.type, ctx);
-    f["offset"] = bit / 8;
-    f["bit_offset"] = bit;
-    if (fd.isBitField()) f["bit_width"] = fd.bit_width;
-    f["size"] = fl.size;
-    f["align"] = fl.align;
-    if (const RecordDecl* anon = anonymousMember(fd)) {
-      f["anonymous"] = true;
-      f["kind"] = anon->is_union ? "union" : "struct";
-      f["fields"] = fieldsJson(engine, *anon, bit);
+    out += i ? ",\n" : "\n";
+    out.append(indent, ' ');
+    out += "{\"name\": ";
+    appendJsonString(out, fd.name);
+    out += ", \"type\": ";
+    appendJsonString(out, names(fd.type));
+    out += ", \"offset\": ";
+    appendNumber(out, bit / 8);
+    out += ", \"bit_offset\": ";
+    appendNumber(out, bit);
+    if (fd.isBitField()) {
+      out += ", \"bit_width\": ";
+      appendNumber(out, uint64_t(fd.bit_width));
     }
-    fields.push_back(std::move(f));
+    out += ", \"size\": ";
+    appendNumber(out, fl.size);
+    out += ", \"align\": ";
+    appendNumber(out, fl.align);
+    if (const RecordDecl* anon = anonymousMember(fd)) {
+      out += anon->is_union ? ", \"anonymous\": true, \"kind\": \"union\", \"fields\": "
+                            : ", \"anonymous\": true, \"kind\": \"struct\", \"fields\": ";
+      fieldsJson(out, engine, names, *anon, bit, indent + 2);
+    }
+    out += "}";
   }
-  return fields;
+  out += "]";
 }
 
 // ----- text -----------------------------------------------------------------------------------
@@ -62,7 +116,7 @@ std::string gapText(uint64_t from, uint64_t bits) {
 
 // A C declaration of `name` with type `t`: "int x", "char *p", "short a[2][3]",
 // "void (*f)(int)".
-std::string declaration(const Type* t, std::string_view name, const TypeContext& ctx) {
+std::string declaration(const Type* t, std::string_view name, TypeNames& names) {
   std::string dims;
   const Type* base = t;
   while (auto* at = dyn<ArrayType>(base->unqualified)) {
@@ -70,7 +124,7 @@ std::string declaration(const Type* t, std::string_view name, const TypeContext&
     dims += at->incomplete ? "[]" : "[" + std::to_string(at->count) + "]";
     base = at->element;
   }
-  std::string spelled = typeName(base, ctx);
+  std::string spelled = names(base);
   std::string decl = std::string(name) + dims;
   size_t fp = spelled.find("(*)");
   if (fp != std::string::npos) {
@@ -90,7 +144,8 @@ struct Totals {
 
 class TextWriter {
 public:
-  explicit TextWriter(const LayoutEngine& engine) : engine_(engine), ctx_(engine.context()) {}
+  explicit TextWriter(const LayoutEngine& engine)
+      : engine_(engine), ctx_(engine.context()), names_(ctx_) {}
 
   void record(const RecordDecl& rd) {
     const RecordLayout& rl = engine_.of(rd);
@@ -180,7 +235,7 @@ private:
           line(indent + 1, "/* XXX " + gapText(inner_end, anon_end - inner_end) + " padding */");
         member(indent, "};", std::to_string(start / 8), fl.size);
       } else {
-        std::string decl = declaration(fd.type, fd.name, ctx_);
+        std::string decl = declaration(fd.type, fd.name, names_);
         if (fd.isBitField()) decl += (fd.name.empty() ? " :" : ":") + std::to_string(fd.bit_width);
         decl += ";";
         std::string pos = std::to_string(start / 8);
@@ -195,6 +250,7 @@ private:
 
   const LayoutEngine& engine_;
   const TypeContext& ctx_;
+  TypeNames names_;
   std::string out_;
 };
 
@@ -214,24 +270,30 @@ std::string layoutText(const LayoutEngine& layout, std::span<const RecordDecl* c
 }
 
 std::string layoutJson(const LayoutEngine& layout, std::span<const RecordDecl* const> records) {
+  for (const RecordDecl* rd : records) layout.of(*rd); // fail before writing anything
   const TypeContext& ctx = layout.context();
-  ordered_json j;
-  j["schema"] = "abikit/1";
-  j["target"] = ctx.target().spelling;
-  ordered_json list = ordered_json::array();
-  for (const RecordDecl* rd : records) {
-    const RecordLayout& rl = layout.of(*rd);
-    ordered_json r;
-    r["name"] = rd->displayName(ctx);
-    r["kind"] = rd->is_union ? "union" : "struct";
-    r["size"] = rl.size;
-    r["align"] = rl.align;
-    if (rl.has_flexible_array) r["flexible_array"] = true;
-    r["fields"] = fieldsJson(layout, *rd, 0);
-    list.push_back(std::move(r));
+  TypeNames names(ctx);
+  std::string out;
+  out.reserve(256 + records.size() * 512);
+  out += "{\"schema\": \"abikit/1\", \"target\": ";
+  appendJsonString(out, ctx.target().spelling);
+  out += ",\n \"records\": [";
+  for (size_t r = 0; r < records.size(); ++r) {
+    const RecordDecl& rd = *records[r];
+    const RecordLayout& rl = layout.of(rd);
+    out += r ? ",\n  {\"name\": " : "\n  {\"name\": ";
+    appendJsonString(out, rd.displayName(ctx));
+    out += rd.is_union ? ", \"kind\": \"union\", \"size\": " : ", \"kind\": \"struct\", \"size\": ";
+    appendNumber(out, rl.size);
+    out += ", \"align\": ";
+    appendNumber(out, rl.align);
+    if (rl.has_flexible_array) out += ", \"flexible_array\": true";
+    out += ",\n   \"fields\": ";
+    fieldsJson(out, layout, names, rd, 0, 5);
+    out += "}";
   }
-  j["records"] = std::move(list);
-  return j.dump(2) + "\n";
+  out += "]}\n";
+  return out;
 }
 
 } // namespace abikit

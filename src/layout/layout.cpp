@@ -118,6 +118,12 @@ const char* floatSpelling(FloatKind k) {
   return "?";
 }
 
+// stripTypedefs with the common case (no typedef) inline.
+inline const Type* canonicalType(const Type* t) {
+  const Type* u = t->unqualified;
+  return u->kind == TypeKind::Typedef ? stripTypedefs(u) : u;
+}
+
 // Size and alignment in bits, as clang's TypeInfo.
 struct BitInfo {
   uint64_t width = 0;
@@ -189,7 +195,7 @@ TypeLayout LayoutEngine::of(const Type* t) const {
   case TypeKind::Pointer: {
     auto* pt = static_cast<const PointerType*>(u);
     if (pt->address_space == 0) {
-      const Type* pointee = stripTypedefs(pt->pointee);
+      const Type* pointee = pt->pointee ? canonicalType(pt->pointee) : nullptr;
       if (pointee && pointee->kind == TypeKind::Function)
         return {d.function_pointer.size, d.function_pointer.align};
       return {d.pointer.size, d.pointer.align};
@@ -296,9 +302,23 @@ public:
       if (!isPow2(rd_.aligned)) fail(ctx_, rd_.loc, "requested alignment is not a power of two");
       updateAlignment(uint64_t(rd_.aligned) * 8);
     }
-    checkFlexibleArray();
-    out_.fields.resize(rd_.fields.size());
-    for (size_t i = 0; i < rd_.fields.size(); ++i) layoutField(i);
+    size_t n = rd_.fields.size();
+    out_.fields.resize(n);
+    bool named_before = false; // a member other than an unnamed bit-field came before
+    for (size_t i = 0; i < n; ++i) {
+      const FieldDecl& fd = rd_.fields[i];
+      if (!fd.type) fail(ctx_, fd.loc, "field without a type");
+      const Type* canon = canonicalType(fd.type);
+      if (fd.isBitField()) {
+        if (!fd.name.empty()) named_before = true;
+        layoutBitField(i, canon);
+        continue;
+      }
+      auto* at = dyn<ArrayType>(canon);
+      if (at && at->incomplete) checkFlexibleArray(fd, i + 1 == n, named_before);
+      named_before = true;
+      layoutField(i, canon);
+    }
     finish();
   }
 
@@ -322,25 +342,15 @@ private:
     return uint64_t(engine_.of(static_cast<const ArrayType*>(t)->element).align) * 8;
   }
 
-  void checkFlexibleArray() {
-    size_t n = rd_.fields.size();
-    bool named_before = false;
-    for (size_t i = 0; i < n; ++i) {
-      const FieldDecl& fd = rd_.fields[i];
-      auto* at = dyn<ArrayType>(stripTypedefs(fd.type));
-      if (at && at->incomplete && !fd.isBitField()) {
-        std::string name = "'" + std::string(fd.name) + "'";
-        if (rd_.is_union)
-          fail(ctx_, fd.loc, "flexible array member " + name + " in a union is not allowed");
-        if (i + 1 != n)
-          fail(ctx_, fd.loc, "flexible array member " + name + " is not the last field");
-        if (!named_before)
-          fail(ctx_, fd.loc,
-               "flexible array member " + name + " not allowed in otherwise empty struct");
-        out_.has_flexible_array = true;
-      }
-      if (!fd.isUnnamedBitField()) named_before = true;
-    }
+  void checkFlexibleArray(const FieldDecl& fd, bool last, bool named_before) {
+    std::string name = "'" + std::string(fd.name) + "'";
+    if (rd_.is_union)
+      fail(ctx_, fd.loc, "flexible array member " + name + " in a union is not allowed");
+    if (!last) fail(ctx_, fd.loc, "flexible array member " + name + " is not the last field");
+    if (!named_before)
+      fail(ctx_, fd.loc,
+           "flexible array member " + name + " not allowed in otherwise empty struct");
+    out_.has_flexible_array = true;
   }
 
   void updateAlignment(uint64_t a) { align_ = std::max(align_, a); }
@@ -355,18 +365,12 @@ private:
       fail(ctx_, fd.loc, "requested alignment is not a power of two");
   }
 
-  void layoutField(size_t index) {
+  void layoutField(size_t index, const Type* canon) {
     const FieldDecl& fd = rd_.fields[index];
     checkAttributeAlign(fd);
-    if (fd.isBitField()) {
-      layoutBitField(index);
-      return;
-    }
     uint64_t offset = is_union_ ? 0 : data_;
     unfilled_ = 0;
 
-    const Type* canon = stripTypedefs(fd.type);
-    if (!canon) fail(ctx_, fd.loc, "field without a type");
     if (canon->kind == TypeKind::Function)
       fail(ctx_, fd.loc, "field '" + std::string(fd.name) + "' declared as a function");
     uint64_t field_size = 0, field_align = kCharBits;
@@ -412,24 +416,26 @@ private:
     updateAlignment(field_align);
   }
 
-  void layoutBitField(size_t index) {
+  void layoutBitField(size_t index, const Type* canon) {
     const FieldDecl& fd = rd_.fields[index];
-    const Type* canon = stripTypedefs(fd.type);
+    checkAttributeAlign(fd);
     auto* it = dyn<IntType>(canon);
     bool is_enum = canon && canon->kind == TypeKind::Enum;
-    std::string label = fd.name.empty() ? std::string("unnamed bit-field")
-                                        : "bit-field '" + std::string(fd.name) + "'";
+    auto label = [&fd] {
+      return fd.name.empty() ? std::string("unnamed bit-field")
+                             : "bit-field '" + std::string(fd.name) + "'";
+    };
     if (!it && !is_enum)
-      fail(ctx_, fd.loc, label + " has non-integral type '" + typeName(fd.type, ctx_) + "'");
+      fail(ctx_, fd.loc, label() + " has non-integral type '" + typeName(fd.type, ctx_) + "'");
     BitInfo info = infoOf(fd);
-    if (fd.bit_width < 0) fail(ctx_, fd.loc, label + " has a negative width");
+    if (fd.bit_width < 0) fail(ctx_, fd.loc, label() + " has a negative width");
     uint64_t field_size = uint64_t(fd.bit_width);
     if (field_size == 0 && !fd.name.empty())
       fail(ctx_, fd.loc, "named bit-field '" + std::string(fd.name) + "' has zero width");
     uint64_t limit = is_enum ? info.width : valueBits(canon, info);
     if (field_size > limit)
       fail(ctx_, fd.loc,
-           "width of " + label + " (" + std::to_string(field_size) +
+           "width of " + label() + " (" + std::to_string(field_size) +
                " bits) exceeds the width of its type (" + std::to_string(limit) +
                (limit == 1 ? " bit)" : " bits)"));
 
@@ -523,7 +529,7 @@ const RecordLayout& LayoutEngine::of(const RecordDecl& rd) const {
     fail(ctx_, rd.loc, "incomplete type '" + rd.displayName(ctx_) + "' has no size");
   if (rd.id >= cache_.size()) {
     size_t n = std::max<size_t>(ctx_.recordCount(), size_t(rd.id) + 1);
-    cache_.resize(n);
+    cache_.resize(n, nullptr);
     in_progress_.resize(n, 0);
   }
   if (in_progress_[rd.id]) fail(ctx_, rd.loc, rd.displayName(ctx_) + " contains itself");
@@ -533,10 +539,11 @@ const RecordLayout& LayoutEngine::of(const RecordDecl& rd) const {
     uint32_t id;
     ~Reset() { v[id] = 0; }
   } reset{in_progress_, rd.id};
-  auto layout = std::make_unique<RecordLayout>();
-  RecordBuilder(*this, rd, *layout).run();
-  cache_[rd.id] = std::move(layout);
-  return *cache_[rd.id];
+  RecordLayout layout;
+  RecordBuilder(*this, rd, layout).run();
+  layouts_.push_back(std::move(layout));
+  cache_[rd.id] = &layouts_.back();
+  return layouts_.back();
 }
 
 } // namespace abikit

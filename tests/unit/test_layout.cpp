@@ -280,6 +280,9 @@ TEST(LayoutRecords, FlexibleArrayMembers) {
   EXPECT_NE(x.error(x.record("m", {x.field("d", fam), x.field("n", x.i(IntKind::Int))}))
                 .find("is not the last field"),
             std::string::npos);
+  // A named bit-field is a member; an unnamed one is not.
+  EXPECT_NO_THROW(
+      x.eng.of(*x.record("bf", {x.field("b", x.i(IntKind::UChar), 1), x.field("d", fam)})));
   EXPECT_NE(x.error(x.record("e", {x.field("", x.i(IntKind::Int), 3), x.field("d", fam)}))
                 .find("otherwise empty struct"),
             std::string::npos);
