@@ -54,6 +54,21 @@ std::string describe(const ArgLowering* a) {
   return "parameter '" + std::string(a->name) + "'";
 }
 
+struct Ctx {
+  const LayoutEngine& layout;
+  const FunctionDecl& fn;
+  const FunctionLowering& out;
+};
+
+/// Rejects the signature: "function 'f': MESSAGE", positioned at the declaration of parameter `a`
+/// when it has one, else at the function.
+[[noreturn]] void fail(const Ctx& c, const ArgLowering* a, const std::string& message) {
+  SourceLoc loc = c.fn.loc;
+  for (size_t i = 0; i < c.out.params.size() && i < c.fn.type->params.size(); ++i)
+    if (&c.out.params[i] == a) loc = c.fn.type->params[i].loc;
+  unsupportedAt(c.layout.context(), loc, "function '" + std::string(c.fn.name) + "': " + message);
+}
+
 bool isFp16(const Type* t) {
   auto* f = dyn<FloatType>(stripTypedefs(t));
   return f && f->fkind == FloatKind::Fp16;
@@ -61,37 +76,37 @@ bool isFp16(const Type* t) {
 
 /// The class of a scalar of `size` bytes after legalisation (i8/i16 are promoted to i32, f32 and
 /// f64 are softened to i32 and i64).
-Class scalarClass(const FunctionDecl& fn, uint64_t size, const ArgLowering* what) {
+Class scalarClass(const Ctx& c, uint64_t size, const ArgLowering* what) {
   if (size <= 4) return Class::Word;
   if (size == 8) return Class::Long;
-  unsupported(fn, describe(what) + ": no DPU convention for a " + std::to_string(size) +
-                      "-byte scalar (the backend has only 32- and 64-bit argument registers)");
+  fail(c, what,
+       describe(what) + ": no DPU convention for a " + std::to_string(size) +
+           "-byte scalar (the backend has only 32- and 64-bit argument registers)");
 }
 
 /// The pieces a non-aggregate value is passed in: one for a scalar; one per element for a vector
 /// (LLVM's type legalisation scalarises vectors because the DPU has no vector registers: every
 /// element is an i32 or i64 piece of its own).
 template <class Emit>
-void forEachPiece(const LayoutEngine& layout, const FunctionDecl& fn, const Type* t,
-                  const ArgLowering* what, State& s, Emit&& emit) {
-  const Type* c = stripTypedefs(t);
-  if (auto* vt = dyn<VectorType>(c)) {
+void forEachPiece(const Ctx& c, const Type* t, const ArgLowering* what, State& s, Emit&& emit) {
+  const Type* ty = stripTypedefs(t);
+  if (auto* vt = dyn<VectorType>(ty)) {
     const Type* elem = stripTypedefs(vt->element);
     if (isFp16(elem))
-      unsupported(fn, describe(what) + ": vectors of __fp16 are not supported on the DPU");
+      fail(c, what, describe(what) + ": vectors of __fp16 are not supported on the DPU");
     if (vt->count > kMaxVectorElements)
-      unsupported(fn, describe(what) + ": a vector of " + std::to_string(vt->count) +
-                          " elements would be " + std::to_string(vt->count) +
-                          " separate pieces; abikit lowers vectors of up to " +
-                          std::to_string(kMaxVectorElements) + " elements");
-    uint32_t esize = uint32_t(layout.of(elem).size);
-    Class cls = scalarClass(fn, esize, what);
+      fail(c, what,
+           describe(what) + ": a vector of " + std::to_string(vt->count) + " elements would be " +
+               std::to_string(vt->count) + " separate pieces; abikit lowers vectors of up to " +
+               std::to_string(kMaxVectorElements) + " elements");
+    uint32_t esize = uint32_t(c.layout.of(elem).size);
+    Class cls = scalarClass(c, esize, what);
     s.vector = true;
     for (uint32_t i = 0; i < vt->count; ++i) emit(i * esize, esize, cls);
     return;
   }
-  uint32_t size = uint32_t(layout.of(c).size);
-  emit(0u, size, scalarClass(fn, size, what));
+  uint32_t size = uint32_t(c.layout.of(ty).size);
+  emit(0u, size, scalarClass(c, size, what));
 }
 
 /// CC_DPU: a W takes the lowest free of r0..r7 (back-filling a register skipped by a pair); an L
@@ -124,7 +139,8 @@ void assignVariadic(State& s, Class cls, uint32_t offset, uint32_t size, ArgLowe
     a.parts.push_back(stackPart(offset, size, s.stack.allocate(8, 8)));
 }
 
-void lowerReturn(const LayoutEngine& layout, const FunctionDecl& fn, ArgLowering& ret, State& s) {
+void lowerReturn(const Ctx& c, ArgLowering& ret, State& s) {
+  const LayoutEngine& layout = c.layout;
   const Type* rt = stripTypedefs(ret.type);
   if (rt->kind == TypeKind::Void) {
     ret.kind = ArgKind::Ignore;
@@ -142,28 +158,31 @@ void lowerReturn(const LayoutEngine& layout, const FunctionDecl& fn, ArgLowering
     return;
   }
   if (isFp16(rt))
-    unsupported(fn, "the return type __fp16 is not allowed: clang rejects __fp16 return values "
-                    "unless the target allows half arguments and returns, which the DPU does not");
+    fail(c, nullptr,
+         "the return type __fp16 is not allowed: clang rejects __fp16 return values "
+         "unless the target allows half arguments and returns, which the DPU does not");
   if (auto* vt = dyn<VectorType>(rt); vt && vt->count != 1)
-    unsupported(fn, "a vector return value cannot be lowered on the DPU: it becomes one "
-                    "register per element, RetCC_DPU has only r0 (32-bit) and d0 (64-bit), and "
-                    "the backend does not demote returns to memory (LLVM aborts)");
+    fail(c, nullptr,
+         "a vector return value cannot be lowered on the DPU: it becomes one "
+         "register per element, RetCC_DPU has only r0 (32-bit) and d0 (64-bit), and "
+         "the backend does not demote returns to memory (LLVM aborts)");
   ret.extend = promotionExtension(rt, layout.context().data());
   ret.kind = ret.extend != ExtendKind::None ? ArgKind::Extend : ArgKind::Direct;
   // RetCC_DPU: i32 in r0, i64 in d0 (r0 = bits 63..32, r1 = bits 31..0).
-  forEachPiece(layout, fn, rt, nullptr, s, [&](uint32_t off, uint32_t size, Class c) {
+  forEachPiece(c, rt, nullptr, s, [&](uint32_t off, uint32_t size, Class c) {
     ret.parts.push_back(regPart(off, size, c == Class::Word ? kWordRegs[0] : kPairNames[0]));
   });
 }
 
 void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering& out) {
+  const Ctx c{layout, fn, out};
   if (fn.type->fkind != FunctionKind::Normal)
-    unsupported(fn, "kernel and vertex functions do not exist on the DPU");
+    fail(c, nullptr, "kernel and vertex functions do not exist on the DPU");
   const DataModel& d = layout.context().data();
   const bool documented = isDocumented(layout);
   State s;
 
-  lowerReturn(layout, fn, out.ret, s);
+  lowerReturn(c, out.ret, s);
 
   for (ArgLowering& a : out.params) {
     const Type* t = stripTypedefs(passedType(a.type));
@@ -171,8 +190,9 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
       TypeLayout tl = layout.of(t);
       if (a.variadic && documented) {
         if (tl.size > UINT32_MAX)
-          unsupported(fn, describe(&a) + ": an aggregate of " + std::to_string(tl.size) +
-                              " bytes cannot be placed by value on the stack");
+          fail(c, &a,
+               describe(&a) + ": an aggregate of " + std::to_string(tl.size) +
+                   " bytes cannot be placed by value on the stack");
         // Seed ("Variable Argument"): composite varargs are assigned to the stack "respecting
         // their sizes and alignments" — the object itself, at least word-aligned like every
         // stack argument (setMinStackArgumentAlignment(4)).
@@ -195,12 +215,12 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
       continue;
     }
     if (isFp16(t))
-      unsupported(fn, describe(&a) +
-                          " has type __fp16: clang rejects __fp16 parameters unless the "
+      fail(c, &a,
+           describe(&a) + " has type __fp16: clang rejects __fp16 parameters unless the "
                           "target allows half arguments and returns, which the DPU does not");
     a.extend = promotionExtension(t, d);
     a.kind = a.extend != ExtendKind::None ? ArgKind::Extend : ArgKind::Direct;
-    forEachPiece(layout, fn, t, &a, s, [&](uint32_t off, uint32_t size, Class c) {
+    forEachPiece(c, t, &a, s, [&](uint32_t off, uint32_t size, Class c) {
       if (a.variadic)
         assignVariadic(s, c, off, size, a);
       else

@@ -49,6 +49,7 @@ struct PieceAt {
 struct Ctx {
   const LayoutEngine& layout;
   const FunctionDecl& fn;
+  const FunctionLowering& out;
   bool worker; // the $a file exists (worker mode)
 };
 
@@ -67,6 +68,15 @@ std::string describe(const ArgLowering* a) {
   if (a->variadic) return "an extra argument";
   if (a->name.empty()) return "a parameter";
   return "parameter '" + std::string(a->name) + "'";
+}
+
+/// Rejects the signature: "function 'f': MESSAGE", positioned at the declaration of parameter `a`
+/// when it has one, else at the function.
+[[noreturn]] void fail(const Ctx& c, const ArgLowering* a, const std::string& message) {
+  SourceLoc loc = c.fn.loc;
+  for (size_t i = 0; i < c.out.params.size() && i < c.fn.type->params.size(); ++i)
+    if (&c.out.params[i] == a) loc = c.fn.type->params[i].loc;
+  unsupportedAt(c.layout.context(), loc, "function '" + std::string(c.fn.name) + "': " + message);
 }
 
 /// clang's useFirstFieldIfTransparentUnion.
@@ -105,8 +115,8 @@ ExtendKind extensionFor(const Type* t, const DataModel& d) {
 }
 
 [[noreturn]] void halfOutsideWorker(const Ctx& c, const ArgLowering* what) {
-  unsupported(c.fn, describe(what) +
-                        " has type half (__fp16), which is allowed as a parameter or return "
+  fail(c, what,
+       describe(what) + " has type half (__fp16), which is allowed as a parameter or return "
                         "type only in worker mode (the driver passes "
                         "-fallow-half-arguments-and-returns only there)");
 }
@@ -129,8 +139,9 @@ void scalarPieces(const Ctx& c, const Type* t, uint32_t base, const ArgLowering*
       out.push_back({base + 4, 4, Piece::M});
       return;
     default:
-      unsupported(c.fn, describe(what) + ": the floating type " + typeName(t, c.layout.context()) +
-                            " is not supported on the IPU");
+      fail(c, what,
+           describe(what) + ": the floating type " + typeName(t, c.layout.context()) +
+               " is not supported on the IPU");
     }
   }
   uint64_t size = c.layout.of(t).size;
@@ -140,8 +151,8 @@ void scalarPieces(const Ctx& c, const Type* t, uint32_t base, const ArgLowering*
     out.push_back({base, 4, Piece::M});
     out.push_back({base + 4, 4, Piece::M});
   } else {
-    unsupported(c.fn, describe(what) + ": no IPU convention for a " + std::to_string(size) +
-                          "-byte scalar");
+    fail(c, what,
+         describe(what) + ": no IPU convention for a " + std::to_string(size) + "-byte scalar");
   }
 }
 
@@ -156,13 +167,15 @@ void vectorPieces(const Ctx& c, const VectorType* vt, const ArgLowering* what,
   const uint32_t count = vt->count;
   const uint32_t esize = uint32_t(c.layout.of(elem).size);
   if (count > kMaxVectorElements)
-    unsupported(c.fn, describe(what) + ": a vector of " + std::to_string(count) +
-                          " elements; abikit lowers vectors of up to " +
-                          std::to_string(kMaxVectorElements) + " elements");
+    fail(c, what,
+         describe(what) + ": a vector of " + std::to_string(count) +
+             " elements; abikit lowers vectors of up to " + std::to_string(kMaxVectorElements) +
+             " elements");
   if (count == 0 || (count & (count - 1)) != 0)
-    unsupported(c.fn, describe(what) + ": a vector of " + std::to_string(count) +
-                          " elements: the IPU convention for vectors whose element count is not "
-                          "a power of two is not established (LLVM widens or splits them)");
+    fail(c, what,
+         describe(what) + ": a vector of " + std::to_string(count) +
+             " elements: the IPU convention for vectors whose element count is not "
+             "a power of two is not established (LLVM widens or splits them)");
   if (count == 1) { // v1T is scalarised
     scalarPieces(c, elem, 0, what, out);
     return;
@@ -176,10 +189,11 @@ void vectorPieces(const Ctx& c, const VectorType* vt, const ArgLowering* what,
     case FloatKind::Float:
     case FloatKind::Fp16:
       if (!c.worker)
-        unsupported(c.fn, describe(what) + ": " + typeName(vt, c.layout.context()) +
-                              " outside worker mode: supervisor and \"both\" code has no $a "
-                              "registers and the compiler's handling of float and half vectors "
-                              "there is not established");
+        fail(c, what,
+             describe(what) + ": " + typeName(vt, c.layout.context()) +
+                 " outside worker mode: supervisor and \"both\" code has no $a "
+                 "registers and the compiler's handling of float and half vectors "
+                 "there is not established");
       if (f->fkind == FloatKind::Fp16 && count == 2) {
         out.push_back({0, 4, Piece::A}); // v2f16
         return;
@@ -188,19 +202,22 @@ void vectorPieces(const Ctx& c, const VectorType* vt, const ArgLowering* what,
         out.push_back({off, 8, Piece::APair}); // v2f32 / v4f16 halves
       return;
     default:
-      unsupported(c.fn, describe(what) + ": vectors of " + typeName(elem, c.layout.context()) +
-                            " are not supported on the IPU");
+      fail(c, what,
+           describe(what) + ": vectors of " + typeName(elem, c.layout.context()) +
+               " are not supported on the IPU");
     }
   }
   if (!asInteger(elem))
-    unsupported(c.fn, describe(what) + ": vectors of " + typeName(elem, c.layout.context()) +
-                          " are not supported on the IPU");
+    fail(c, what,
+         describe(what) + ": vectors of " + typeName(elem, c.layout.context()) +
+             " are not supported on the IPU");
   const uint32_t bytes = count * esize;
   if (esize == 1 && !char_vectors_by_size)
-    unsupported(c.fn, describe(what) + ": " + typeName(vt, c.layout.context()) +
-                          ": vectors of 8-bit integers (char2, char4, ...) are passed in a way "
-                          "the reference leaves unverified (LLVM would promote them to 16-bit "
-                          "lanes); abikit does not guess it");
+    fail(c, what,
+         describe(what) + ": " + typeName(vt, c.layout.context()) +
+             ": vectors of 8-bit integers (char2, char4, ...) are passed in a way "
+             "the reference leaves unverified (LLVM would promote them to 16-bit "
+             "lanes); abikit does not guess it");
   if (esize == 8) { // v2i64, ...: each element two i32 halves
     for (uint32_t i = 0; i < count; ++i) scalarPieces(c, elem, i * esize, what, out);
     return;
@@ -232,10 +249,11 @@ void checkVariadicCall(const Ctx& c, const FunctionLowering& out) {
   for (const ArgLowering& a : out.params) {
     const Type* t = stripTypedefs(passedType(a.type));
     if (isVector(t) || isFloatKind(t, FloatKind::Fp16))
-      unsupported(c.fn, describe(&a) + " has type " + typeName(a.type, c.layout.context()) +
-                            ": a call to a variadic function cannot pass vectors or half on the "
-                            "IPU (only 32-bit integer and float pieces can go to the stack slots "
-                            "of a variadic call; the compiler fails with \"unhandled type\")");
+      fail(c, &a,
+           describe(&a) + " has type " + typeName(a.type, c.layout.context()) +
+               ": a call to a variadic function cannot pass vectors or half on the "
+               "IPU (only 32-bit integer and float pieces can go to the stack slots "
+               "of a variadic call; the compiler fails with \"unhandled type\")");
   }
 }
 
@@ -395,25 +413,28 @@ Unit documentedUnit(const Ctx& c, const Type* t, const ArgLowering* what) {
     if (isFloatKind(scalar, FloatKind::Fp16) && !isVector(t)) halfOutsideWorker(c, what);
     if (isVector(t) &&
         (isFloatKind(scalar, FloatKind::Fp16) || isFloatKind(scalar, FloatKind::Float)))
-      unsupported(c.fn, describe(what) + ": " + typeName(t, c.layout.context()) +
-                            " outside worker mode: supervisor and \"both\" code has no $a "
-                            "registers and the compiler's handling of float and half vectors "
-                            "there is not established");
+      fail(c, what,
+           describe(what) + ": " + typeName(t, c.layout.context()) +
+               " outside worker mode: supervisor and \"both\" code has no $a "
+               "registers and the compiler's handling of float and half vectors "
+               "there is not established");
     is_float = false;
   }
   if (const FloatType* f = asFloat(scalar);
       f && f->fkind != FloatKind::Fp16 && f->fkind != FloatKind::Float &&
       f->fkind != FloatKind::Double && f->fkind != FloatKind::LongDouble)
-    unsupported(c.fn, describe(what) + ": the floating type " +
-                          typeName(scalar, c.layout.context()) + " is not supported on the IPU");
+    fail(c, what,
+         describe(what) + ": the floating type " + typeName(scalar, c.layout.context()) +
+             " is not supported on the IPU");
   uint64_t size = c.layout.of(t).size;
   if (size <= 4) return is_float ? Unit::A : Unit::M;
   if (size == 8) return is_float ? Unit::APair : Unit::MPair;
   if (size == 16) return is_float ? Unit::AQuad : Unit::MQuad;
-  unsupported(c.fn, describe(what) +
-                        ": the seed's convention covers values of up to 128 bits "
-                        "(registers, pairs, quads); a " +
-                        std::to_string(size) + "-byte value is not specified");
+  fail(c, what,
+       describe(what) +
+           ": the seed's convention covers values of up to 128 bits "
+           "(registers, pairs, quads); a " +
+           std::to_string(size) + "-byte value is not specified");
 }
 
 /// The compiler's stack slots for a value of this size (the seed does not describe the stack):
@@ -490,21 +511,23 @@ const Type* singleMember(const Ctx& c, const Type* t, const ArgLowering* what) {
       if (rt->decl->fields.size() != 1) return nullptr;
       const FieldDecl& f = rt->decl->fields.front();
       if (f.isBitField())
-        unsupported(c.fn, describe(what) + ": " + typeName(ty, c.layout.context()) +
-                              " has a single bit-field member; the seed's single-member rule "
-                              "does not say how it is passed");
+        fail(c, what,
+             describe(what) + ": " + typeName(ty, c.layout.context()) +
+                 " has a single bit-field member; the seed's single-member rule "
+                 "does not say how it is passed");
       if (c.layout.of(ty).size != c.layout.of(f.type).size)
-        unsupported(c.fn, describe(what) + ": " + typeName(ty, c.layout.context()) +
-                              " has a single member but a different size (padding or "
-                              "alignment); the seed's single-member rule does not cover it");
+        fail(c, what,
+             describe(what) + ": " + typeName(ty, c.layout.context()) +
+                 " has a single member but a different size (padding or "
+                 "alignment); the seed's single-member rule does not cover it");
       t = f.type;
       continue;
     }
     if (auto* at = dyn<ArrayType>(ty)) {
       if (at->incomplete || at->count != 1)
-        unsupported(c.fn, describe(what) + ": the only member is the array " +
-                              typeName(ty, c.layout.context()) +
-                              "; the seed's single-member rule does not say how it is passed");
+        fail(c, what,
+             describe(what) + ": the only member is the array " + typeName(ty, c.layout.context()) +
+                 "; the seed's single-member rule does not say how it is passed");
       t = at->element;
       continue;
     }
@@ -584,9 +607,10 @@ void lowerDocumented(const Ctx& c, FunctionLowering& out, State& s) {
 /// instruction on it), nothing is returned in a register.
 void lowerVertex(const Ctx& c, FunctionLowering& out) {
   if (!out.params.empty() || out.variadic)
-    unsupported(c.fn, "a vertex function (colossus_vertex) takes no parameters: its state is "
-                      "reached through $mvertex_base; the backend aborts with \"Unexpected "
-                      "argument to vertex function\"");
+    fail(c, out.params.empty() ? nullptr : &out.params.front(),
+         "a vertex function (colossus_vertex) takes no parameters: its state is "
+         "reached through $mvertex_base; the backend aborts with \"Unexpected "
+         "argument to vertex function\"");
   ArgLowering& ret = out.ret;
   const Type* rt = stripTypedefs(ret.type);
   out.notes.push_back("vertex function: called by the supervisor with $mvertex_base ($m13) "
@@ -602,11 +626,12 @@ void lowerVertex(const Ctx& c, FunctionLowering& out) {
   const IntType* it = asInteger(rt);
   bool pointer = rt->kind == TypeKind::Pointer;
   if ((!it && !pointer) || c.layout.of(rt).size > 4)
-    unsupported(c.fn, "a vertex function returns void or a 32-bit integer (its exit status); "
-                      "the return type " +
-                          typeName(ret.type, c.layout.context()) +
-                          " does not fit RetCC_Colossus_Vertex and would need a hidden pointer "
-                          "argument, which vertex functions cannot have");
+    fail(c, nullptr,
+         "a vertex function returns void or a 32-bit integer (its exit status); "
+         "the return type " +
+             typeName(ret.type, c.layout.context()) +
+             " does not fit RetCC_Colossus_Vertex and would need a hidden pointer "
+             "argument, which vertex functions cannot have");
   ret.extend = extensionFor(rt, c.layout.context().data());
   ret.kind = ret.extend != ExtendKind::None ? ArgKind::Extend : ArgKind::Direct;
   out.notes.push_back("vertex function: the return value is the exit status, not returned in a "
@@ -617,10 +642,11 @@ void lowerVertex(const Ctx& c, FunctionLowering& out) {
 
 void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering& out) {
   const Target& target = layout.context().target();
-  Ctx c{layout, fn, target.ipu().hasArf()};
+  Ctx c{layout, fn, out, target.ipu().hasArf()};
   if (fn.type->fkind == FunctionKind::Kernel)
-    unsupported(fn, "kernel functions do not exist on the IPU (codelets are vertex functions: "
-                    "__attribute__((colossus_vertex)))");
+    fail(c, nullptr,
+         "kernel functions do not exist on the IPU (codelets are vertex functions: "
+         "__attribute__((colossus_vertex)))");
   if (fn.type->fkind == FunctionKind::Vertex) {
     lowerVertex(c, out);
     return;

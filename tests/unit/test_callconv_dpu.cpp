@@ -209,6 +209,24 @@ TEST(DpuCallconv, RejectionsNameTheFunctionAndTheArgument) {
   EXPECT_NE(x.error("struct I; void f(struct I i);", "f"), "(no error)"); // incomplete type
 }
 
+TEST(DpuCallconv, RejectionsArePositionedAtTheParameter) {
+  Lowerer x(dpuOptions());
+  try {
+    x.lower("void f(int a,\n       __fp16 h);", "f");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_EQ(e.column(), 15u);
+  }
+  try {
+    x.lower("typedef int v2 __attribute__((vector_size(8)));\nv2 g(void);", "g");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.line(), 2u); // the function
+  }
+}
+
 TEST(DpuCallconv, HugeVectorsAndManyParametersStayBounded) {
   Lowerer x(dpuOptions());
   FunctionLowering f =

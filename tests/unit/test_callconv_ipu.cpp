@@ -203,6 +203,19 @@ TEST(IpuCallconv, Rejections) {
             ArgKind::Indirect);
 }
 
+TEST(IpuCallconv, RejectionsArePositionedAtTheParameter) {
+  Lowerer x(ipuOptions(Mode::Supervisor));
+  try {
+    x.lower("void f(int a,\n  int b, __fp16 h);", "f");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_EQ(e.column(), 17u);
+    EXPECT_NE(e.message().find("function 'f': parameter 'h'"), std::string::npos);
+  }
+}
+
 TEST(IpuCallconv, HugeVectorsStayBounded) {
   Lowerer x(ipuOptions());
   FunctionLowering f = x.lower("typedef int big __attribute__((vector_size(4096)));\n"
