@@ -169,8 +169,8 @@ void lowerReturn(const Ctx& c, ArgLowering& ret, State& s) {
   ret.extend = promotionExtension(rt, layout.context().data());
   ret.kind = ret.extend != ExtendKind::None ? ArgKind::Extend : ArgKind::Direct;
   // RetCC_DPU: i32 in r0, i64 in d0 (r0 = bits 63..32, r1 = bits 31..0).
-  forEachPiece(c, rt, nullptr, s, [&](uint32_t off, uint32_t size, Class c) {
-    ret.parts.push_back(regPart(off, size, c == Class::Word ? kWordRegs[0] : kPairNames[0]));
+  forEachPiece(c, rt, nullptr, s, [&](uint32_t off, uint32_t size, Class cls) {
+    ret.parts.push_back(regPart(off, size, cls == Class::Word ? kWordRegs[0] : kPairNames[0]));
   });
 }
 
@@ -220,11 +220,11 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
                           "target allows half arguments and returns, which the DPU does not");
     a.extend = promotionExtension(t, d);
     a.kind = a.extend != ExtendKind::None ? ArgKind::Extend : ArgKind::Direct;
-    forEachPiece(c, t, &a, s, [&](uint32_t off, uint32_t size, Class c) {
+    forEachPiece(c, t, &a, s, [&](uint32_t off, uint32_t size, Class cls) {
       if (a.variadic)
-        assignVariadic(s, c, off, size, a);
+        assignVariadic(s, cls, off, size, a);
       else
-        assignFixed(s, c, off, size, a);
+        assignFixed(s, cls, off, size, a);
     });
   }
 
