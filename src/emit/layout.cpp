@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 #include <unordered_map>
 
@@ -19,20 +20,36 @@ const RecordDecl* anonymousMember(const FieldDecl& fd) {
   return rt && rt->decl->name.empty() ? rt->decl : nullptr;
 }
 
-// Type spellings, computed once per (interned) type: a header of thousands of records uses a
-// few hundred distinct member types.
+void appendJsonString(std::string& out, std::string_view s);
+
+// Type spellings (plain, and as a JSON string), computed once per (interned) type: a header of
+// thousands of records uses a few hundred distinct member types.
 class TypeNames {
 public:
   explicit TypeNames(const TypeContext& ctx) : ctx_(ctx) {}
-  const std::string& operator()(const Type* t) {
+  const std::string& operator()(const Type* t) { return entry(t).plain; }
+  const std::string& json(const Type* t) { return entry(t).json; }
+
+private:
+  struct Entry {
+    std::string plain, json;
+  };
+  const Entry& entry(const Type* t) {
+    if (t == last_type_) return *last_;
     auto [it, fresh] = names_.try_emplace(t);
-    if (fresh) it->second = typeName(t, ctx_);
+    if (fresh) {
+      it->second.plain = typeName(t, ctx_);
+      appendJsonString(it->second.json, it->second.plain);
+    }
+    last_type_ = t;
+    last_ = &it->second;
     return it->second;
   }
 
-private:
   const TypeContext& ctx_;
-  std::unordered_map<const Type*, std::string> names_;
+  std::unordered_map<const Type*, Entry> names_;
+  const Type* last_type_ = nullptr;
+  const Entry* last_ = nullptr;
 };
 
 void appendNumber(std::string& out, uint64_t v) {
@@ -43,7 +60,14 @@ void appendNumber(std::string& out, uint64_t v) {
 
 void appendJsonString(std::string& out, std::string_view s) {
   out += '"';
-  for (char c : s) {
+  size_t plain = 0; // characters that need no escape, copied in one go
+  while (plain < s.size()) {
+    unsigned char u = static_cast<unsigned char>(s[plain]);
+    if (u < 0x20 || u == '"' || u == '\\') break;
+    ++plain;
+  }
+  out.append(s.data(), plain);
+  for (char c : s.substr(plain)) {
     unsigned char u = static_cast<unsigned char>(c);
     if (c == '"' || c == '\\') {
       out += '\\';
@@ -76,7 +100,7 @@ void fieldsJson(std::string& out, const LayoutEngine& engine, TypeNames& names,
     out += "{\"name\": ";
     appendJsonString(out, fd.name);
     out += ", \"type\": ";
-    appendJsonString(out, names(fd.type));
+    out += names.json(fd.type);
     out += ", \"offset\": ";
     appendNumber(out, bit / 8);
     out += ", \"bit_offset\": ";
@@ -114,27 +138,39 @@ std::string gapText(uint64_t from, uint64_t bits) {
   return plural(lead, "bit", "bits") + " + " + plural((bits - lead) / 8, "byte", "bytes");
 }
 
-// A C declaration of `name` with type `t`: "int x", "char *p", "short a[2][3]",
+// Appends a C declaration of `name` with type `t`: "int x", "char *p", "short a[2][3]",
 // "void (*f)(int)".
-std::string declaration(const Type* t, std::string_view name, TypeNames& names) {
-  std::string dims;
+void appendDeclaration(std::string& out, const Type* t, std::string_view name, TypeNames& names) {
   const Type* base = t;
+  char dims[96];
+  size_t dims_len = 0;
   while (auto* at = dyn<ArrayType>(base->unqualified)) {
     if (base->quals) break;
-    dims += at->incomplete ? "[]" : "[" + std::to_string(at->count) + "]";
+    char buf[32];
+    int n = at->incomplete ? std::snprintf(buf, sizeof buf, "[]")
+                           : std::snprintf(buf, sizeof buf, "[%llu]",
+                                           static_cast<unsigned long long>(at->count));
+    if (dims_len + size_t(n) >= sizeof dims) break; // spell the rest as part of the type
+    std::memcpy(dims + dims_len, buf, size_t(n));
+    dims_len += size_t(n);
     base = at->element;
   }
-  std::string spelled = names(base);
-  std::string decl = std::string(name) + dims;
+  const std::string& spelled = names(base);
   size_t fp = spelled.find("(*)");
   if (fp != std::string::npos) {
-    spelled.insert(fp + 2, decl);
-    if (fp > 0 && spelled[fp - 1] != ' ' && spelled[fp - 1] != '(') spelled.insert(fp, " ");
-    return spelled;
+    out.append(spelled, 0, fp);
+    if (fp > 0 && spelled[fp - 1] != ' ' && spelled[fp - 1] != '(') out += ' ';
+    out += "(*";
+    out += name;
+    out.append(dims, dims_len);
+    out.append(spelled, fp + 2, std::string::npos);
+    return;
   }
-  if (decl.empty()) return spelled;
-  if (!spelled.empty() && spelled.back() == '*') return spelled + decl;
-  return spelled + " " + decl;
+  out += spelled;
+  if (name.empty() && dims_len == 0) return;
+  if (spelled.empty() || spelled.back() != '*') out += ' ';
+  out += name;
+  out.append(dims, dims_len);
 }
 
 struct Totals {
@@ -170,6 +206,8 @@ public:
     out_ += "};\n";
   }
 
+  void raw(std::string_view text) { out_ += text; }
+
   std::string take() {
     std::string s;
     s.swap(out_);
@@ -183,21 +221,27 @@ private:
     out_ += '\n';
   }
 
-  // A member line: the declaration, then /* offset size */ in a column.
-  void member(int indent, const std::string& decl, const std::string& pos, uint64_t size) {
-    std::string s(size_t(indent) * 4, ' ');
-    s += decl;
-    size_t col = 48;
-    if (s.size() < col)
-      s.append(col - s.size(), ' ');
-    else
-      s += ' ';
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "/* %8s %5llu */", pos.c_str(),
-                  static_cast<unsigned long long>(size));
-    s += buf;
-    out_ += s;
-    out_ += '\n';
+  // Ends a member line started at `line_start`: pads to the column, then /* offset size */
+  // (a bit-field's offset is byte:bit).
+  void finishMember(size_t line_start, uint64_t bit, bool bitfield, uint64_t size) {
+    constexpr size_t kColumn = 48;
+    size_t used = out_.size() - line_start;
+    out_.append(used < kColumn ? kColumn - used : 1, ' ');
+    char pos[48];
+    char* p = std::to_chars(pos, pos + 24, bit / 8).ptr;
+    if (bitfield) {
+      *p++ = ':';
+      p = std::to_chars(p, pos + sizeof pos, bit % 8).ptr;
+    }
+    char num[24];
+    char* q = std::to_chars(num, num + sizeof num, size).ptr;
+    out_ += "/* ";
+    size_t pl = size_t(p - pos), ql = size_t(q - num);
+    out_.append(pl < 8 ? 8 - pl : 0, ' ');
+    out_.append(pos, pl);
+    out_.append(ql < 6 ? 6 - ql : 1, ' ');
+    out_.append(num, ql);
+    out_ += " */\n";
   }
 
   void hole(int indent, uint64_t from, uint64_t bits, Totals& t) {
@@ -233,14 +277,21 @@ private:
         uint64_t anon_end = start + engine_.of(*anon).size * 8;
         if (anon_end > inner_end)
           line(indent + 1, "/* XXX " + gapText(inner_end, anon_end - inner_end) + " padding */");
-        member(indent, "};", std::to_string(start / 8), fl.size);
+        size_t at = out_.size();
+        out_.append(size_t(indent) * 4, ' ');
+        out_ += "};";
+        finishMember(at, start, false, fl.size);
       } else {
-        std::string decl = declaration(fd.type, fd.name, names_);
-        if (fd.isBitField()) decl += (fd.name.empty() ? " :" : ":") + std::to_string(fd.bit_width);
-        decl += ";";
-        std::string pos = std::to_string(start / 8);
-        if (fd.isBitField()) pos += ":" + std::to_string(start % 8);
-        member(indent, decl, pos, fl.size);
+        size_t at = out_.size();
+        out_.append(size_t(indent) * 4, ' ');
+        appendDeclaration(out_, fd.type, fd.name, names_);
+        if (fd.isBitField()) {
+          out_ += fd.name.empty() ? " :" : ":";
+          char buf[16];
+          out_.append(buf, std::to_chars(buf, buf + sizeof buf, fd.bit_width).ptr);
+        }
+        out_ += ';';
+        finishMember(at, start, fd.isBitField(), fl.size);
       }
       end = std::max(end, stop);
       max_end = std::max(max_end, stop);
@@ -259,14 +310,13 @@ private:
 std::string layoutText(const LayoutEngine& layout, std::span<const RecordDecl* const> records) {
   // Lay everything out first: a failure leaves no partial output.
   for (const RecordDecl* rd : records) layout.of(*rd);
-  std::string out = "/* " + layout.context().target().spelling + " */\n";
   TextWriter w(layout);
+  w.raw("/* " + layout.context().target().spelling + " */\n");
   for (const RecordDecl* rd : records) {
-    out += "\n";
+    w.raw("\n");
     w.record(*rd);
-    out += w.take();
   }
-  return out;
+  return w.take();
 }
 
 std::string layoutJson(const LayoutEngine& layout, std::span<const RecordDecl* const> records) {
@@ -274,7 +324,9 @@ std::string layoutJson(const LayoutEngine& layout, std::span<const RecordDecl* c
   const TypeContext& ctx = layout.context();
   TypeNames names(ctx);
   std::string out;
-  out.reserve(256 + records.size() * 512);
+  size_t fields = 0;
+  for (const RecordDecl* rd : records) fields += rd->fields.size();
+  out.reserve(256 + records.size() * 96 + fields * 112);
   out += "{\"schema\": \"abikit/1\", \"target\": ";
   appendJsonString(out, ctx.target().spelling);
   out += ",\n \"records\": [";

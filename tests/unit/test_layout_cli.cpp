@@ -1,0 +1,207 @@
+// `abikit layout` through the CLI and the layout writers through the C front-end: the text view
+// (holes, bit positions, tail padding), the JSON shape of cli-contract.md, --record, the C
+// assertion file, errors and exit codes, and the bundled example header on all five targets.
+#include "abikit/cparse.h"
+#include "abikit/emit.h"
+#include "abikit/layout.h"
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using namespace abikit;
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+// Runs the CLI with `args` (shell words), optionally feeding `input` on stdin.
+Result runCli(const std::string& args, const std::string& input = "") {
+  char dir[] = "/tmp/abikit-layout-cli-XXXXXX";
+  Result r;
+  if (!mkdtemp(dir)) return r;
+  std::string d = dir;
+  std::string in = d + "/in", out = d + "/out", err = d + "/err";
+  std::ofstream(in) << input;
+  std::string cmd =
+      std::string(ABIKIT_CLI_PATH) + " " + args + " <" + in + " >" + out + " 2>" + err;
+  int st = std::system(cmd.c_str());
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  auto slurp = [](const std::string& p) {
+    std::ifstream f(p);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  r.out = slurp(out);
+  r.err = slurp(err);
+  std::remove(in.c_str());
+  std::remove(out.c_str());
+  std::remove(err.c_str());
+  rmdir(dir);
+  return r;
+}
+
+const std::string kExample = std::string(ABIKIT_SOURCE_DIR) + "/examples/example.h";
+
+TEST(LayoutCli, ExampleHeaderWorksOnEveryFamily) {
+  const char* targets[] = {"--target riscv64-unknown-elf -march=rv64gc",
+                           "--target riscv32-unknown-elf -march=rv32e",
+                           "--target dpu-upmem-dpurte",
+                           "--target colossus-graphcore-elf",
+                           "--target nvptx64-nvidia-cuda",
+                           "--target amdgcn-amd-amdhsa -mcpu=gfx906"};
+  for (const char* t : targets) {
+    Result r = runCli(std::string("layout ") + t + " " + kExample + " --json");
+    ASSERT_EQ(r.status, 0) << t << "\n" << r.err;
+    nlohmann::json doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["schema"], "abikit/1");
+    EXPECT_GE(doc["records"].size(), 11u) << t;
+    Result text = runCli(std::string("layout ") + t + " " + kExample);
+    EXPECT_EQ(text.status, 0) << t << "\n" << text.err;
+    EXPECT_NE(text.out.find("struct packet_header {"), std::string::npos);
+  }
+}
+
+TEST(LayoutCli, JsonFollowsTheContract) {
+  Result r = runCli("layout --target riscv64-unknown-elf -march=rv64gc - --json",
+                    "struct S { double d; char c; int b : 7; };\n"
+                    "struct A { char t; union { int x; float y; }; };\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["target"], "riscv64-unknown-elf -march=rv64gc -mabi=lp64d");
+  ASSERT_EQ(doc["records"].size(), 2u);
+  const auto& s = doc["records"][0];
+  EXPECT_EQ(s["name"], "struct S");
+  EXPECT_EQ(s["kind"], "struct");
+  EXPECT_EQ(s["size"], 16);
+  EXPECT_EQ(s["align"], 8);
+  const auto& b = s["fields"][2];
+  EXPECT_EQ(b["name"], "b");
+  EXPECT_EQ(b["type"], "int");
+  EXPECT_EQ(b["bit_offset"], 72);
+  EXPECT_EQ(b["offset"], 9);
+  EXPECT_EQ(b["bit_width"], 7);
+  EXPECT_EQ(b["size"], 4);
+  EXPECT_EQ(b["align"], 4);
+  EXPECT_FALSE(s["fields"][0].contains("bit_width"));
+  // Anonymous members: one entry with their own fields, offsets from the outer record.
+  const auto& anon = doc["records"][1]["fields"][1];
+  EXPECT_EQ(anon["name"], "");
+  EXPECT_EQ(anon["anonymous"], true);
+  EXPECT_EQ(anon["kind"], "union");
+  EXPECT_EQ(anon["offset"], 4);
+  ASSERT_EQ(anon["fields"].size(), 2u);
+  EXPECT_EQ(anon["fields"][1]["name"], "y");
+  EXPECT_EQ(anon["fields"][1]["offset"], 4);
+}
+
+TEST(LayoutCli, TextShowsHolesBitPositionsAndPadding) {
+  Result r = runCli("layout --target dpu-upmem-dpurte -",
+                    "struct S { char c; long l; int b : 7; int : 0; short s; };\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string& t = r.out;
+  EXPECT_NE(t.find("/* dpu-upmem-dpurte -mcpu=v1A */"), std::string::npos) << t;
+  EXPECT_NE(t.find("/* XXX 7 bytes hole */"), std::string::npos) << t;
+  EXPECT_NE(t.find("int b:7;"), std::string::npos) << t;
+  EXPECT_NE(t.find("16:0"), std::string::npos) << t;
+  EXPECT_NE(t.find("/* XXX 1 bit + 3 bytes hole */"), std::string::npos) << t;
+  EXPECT_NE(t.find("int :0;"), std::string::npos) << t;
+  EXPECT_NE(t.find("/* XXX 2 bytes tail padding */"), std::string::npos) << t;
+  EXPECT_NE(t.find("/* size: 24, align: 8, members: 5, holes: 1 (7 bytes), bit holes: 1 (25 "
+                   "bits), padding: 2 */"),
+            std::string::npos)
+      << t;
+}
+
+TEST(LayoutCli, RecordSelection) {
+  std::string src = "struct A { int a; }; typedef struct { char c; } B; union C { int i; };\n";
+  Result r = runCli("layout --target dpu-upmem-dpurte - --record B --record 'union C' --json", src);
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["records"].size(), 2u);
+  EXPECT_EQ(doc["records"][0]["name"], "B");
+  EXPECT_EQ(doc["records"][1]["name"], "union C");
+  Result bad = runCli("layout --target dpu-upmem-dpurte - --record nope", src);
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_NE(bad.err.find("no record named 'nope'"), std::string::npos) << bad.err;
+}
+
+TEST(LayoutCli, ErrorsExitOneWithAPositionAndNoOutput) {
+  Result r = runCli("layout --target dpu-upmem-dpurte - --json",
+                    "struct ok { int a; };\nstruct S {\n  char c;\n  __int128 x;\n};\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("__int128"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(":4:"), std::string::npos) << r.err;
+  Result bits = runCli("layout --target colossus-graphcore-elf -", "struct S { _Bool b : 2; };\n");
+  EXPECT_EQ(bits.status, 1);
+  EXPECT_EQ(bits.out, "");
+  EXPECT_NE(bits.err.find(":1:"), std::string::npos) << bits.err;
+  EXPECT_NE(bits.err.find("'b'"), std::string::npos) << bits.err;
+  Result both = runCli("layout --target dpu-upmem-dpurte - --json --emit-c-asserts", "");
+  EXPECT_EQ(both.status, 2);
+}
+
+TEST(LayoutCli, CAssertsForStandardInputCarryTheDeclarations) {
+  Result r = runCli("layout --target riscv32-unknown-elf -march=rv32imac - --emit-c-asserts -DN=3",
+                    "struct S { char c[N]; int x; unsigned f : 3; };\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string& c = r.out;
+  EXPECT_NE(c.find("#include <stddef.h>"), std::string::npos);
+  EXPECT_NE(c.find("#define N 3"), std::string::npos) << c;
+  EXPECT_NE(c.find("struct S { char c[N]; int x; unsigned f : 3; };"), std::string::npos) << c;
+  EXPECT_NE(c.find("_Static_assert(sizeof(struct S) == 12,"), std::string::npos) << c;
+  EXPECT_NE(c.find("_Static_assert(offsetof(struct S, x) == 4,"), std::string::npos) << c;
+  EXPECT_NE(c.find("_Static_assert(sizeof(((struct S *)0)->c) == 3,"), std::string::npos) << c;
+  EXPECT_NE(c.find("/* f: bit-field at bit 64 (byte 8, bit 0), width 3"), std::string::npos) << c;
+  Result file = runCli("layout --target dpu-upmem-dpurte " + kExample + " --emit-c-asserts");
+  ASSERT_EQ(file.status, 0) << file.err;
+  EXPECT_NE(file.out.find("#include \"" + kExample + "\""), std::string::npos);
+}
+
+TEST(LayoutWriters, OpenClAndCudaSpellings) {
+  TargetOptions o;
+  o.triple = "amdgcn-amd-amdhsa";
+  o.mcpu = "gfx906";
+  Target t = resolveTarget(o);
+  for (Language lang : {Language::OpenCL, Language::HIP}) {
+    TypeContext ctx(t, lang);
+    LayoutEngine eng(ctx);
+    TranslationUnit tu = parseSource(ctx, eng, "x", "struct S { long l; };", ParseOptions{});
+    std::string c = layoutCAsserts(eng, tu.records, "");
+    EXPECT_EQ(c.find("#include <stddef.h>"), std::string::npos);
+    EXPECT_NE(c.find("__builtin_offsetof(struct S, l) == 0"), std::string::npos) << c;
+    if (lang == Language::OpenCL) {
+      EXPECT_NE(c.find("_Static_assert(__alignof__(struct S) == 8"), std::string::npos) << c;
+    } else {
+      EXPECT_NE(c.find("static_assert(alignof(struct S) == 8"), std::string::npos) << c;
+    }
+  }
+}
+
+TEST(LayoutWriters, JsonEscapesNames) {
+  TargetOptions o;
+  o.triple = "dpu-upmem-dpurte";
+  Target t = resolveTarget(o);
+  TypeContext ctx(t, Language::C);
+  LayoutEngine eng(ctx);
+  uint32_t file = ctx.addFile("dir\\with \"quotes\".h");
+  RecordDecl* rd = ctx.createRecord("", false, SourceLoc{file, 1, 1});
+  FieldDecl fd;
+  fd.name = "x";
+  fd.type = ctx.intType(IntKind::Int);
+  rd->fields.push_back(fd);
+  rd->complete = true;
+  const RecordDecl* list[] = {rd};
+  nlohmann::json doc = nlohmann::json::parse(layoutJson(eng, list));
+  EXPECT_EQ(doc["records"][0]["name"], "struct (anonymous at dir\\with \"quotes\".h:1:1)");
+}
+
+} // namespace
