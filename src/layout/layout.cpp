@@ -7,6 +7,7 @@
 #include "abikit/diag.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -34,13 +35,31 @@ uint64_t pow2Ceil(uint64_t v) {
 // when the file cannot be read (standard input, in-memory sources, built-in declarations).
 std::string sourceLineOf(std::string_view path, uint32_t line) {
   if (line == 0 || path.empty() || path.front() == '<') return {};
-  std::ifstream in{std::string(path)};
+  std::error_code ec;
+  std::string p(path);
+  if (!std::filesystem::is_regular_file(p, ec)) return {};
+  std::ifstream in(p, std::ios::binary);
+  constexpr size_t kMaxRead = size_t(64) << 20; // bytes scanned to find the line
+  constexpr size_t kMaxLine = 4096;             // bytes kept of it
   std::string text;
-  for (uint32_t i = 0; i < line && std::getline(in, text); ++i) {
+  uint32_t current = 1;
+  size_t read = 0;
+  char buf[4096];
+  while (in && read < kMaxRead) {
+    in.read(buf, sizeof buf);
+    size_t n = size_t(in.gcount());
+    read += n;
+    for (size_t i = 0; i < n; ++i) {
+      if (buf[i] == '\n') {
+        if (current == line) return text;
+        ++current;
+        continue;
+      }
+      if (current == line && text.size() < kMaxLine && buf[i] != '\r') text += buf[i];
+    }
+    if (n == 0) break;
   }
-  if (!in) return {};
-  if (!text.empty() && text.back() == '\r') text.pop_back();
-  return text;
+  return current == line ? text : std::string();
 }
 
 [[noreturn]] void fail(const TypeContext& ctx, SourceLoc loc, std::string message) {

@@ -4,6 +4,8 @@
 #include "abikit/diag.h"
 #include "abikit/layout.h"
 
+#include <cstdio>
+#include <fstream>
 #include <gtest/gtest.h>
 
 namespace {
@@ -311,6 +313,27 @@ TEST(LayoutRecords, BadMembersAreRejectedWithTheirPosition) {
   ft->result = x.ctx.voidType();
   EXPECT_NE(x.error(x.record("g", {x.field("g", ft)})).find("declared as a function"),
             std::string::npos);
+}
+
+TEST(LayoutRecords, ErrorsQuoteTheSourceLine) {
+  std::string path = ::testing::TempDir() + "abikit_layout_error.h";
+  {
+    std::ofstream f(path);
+    f << "struct holder {\r\n  struct fwd f;\n};\n";
+  }
+  Fixture x("dpu-upmem-dpurte");
+  uint32_t file = x.ctx.addFile(path);
+  RecordDecl* fwd = x.ctx.createRecord("fwd", false, SourceLoc{});
+  FieldDecl fd = x.field("f", x.ctx.recordType(fwd));
+  fd.loc = {file, 2, 14};
+  try {
+    x.eng.of(*x.record("holder", {fd}));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.sourceLine(), "  struct fwd f;");
+    EXPECT_EQ(e.file(), path);
+  }
+  std::remove(path.c_str());
 }
 
 TEST(LayoutRecords, SelfContainingRecordsAreRejected) {
