@@ -22,6 +22,15 @@ const RecordDecl* anonymousMember(const FieldDecl& fd) {
 
 void appendJsonString(std::string& out, std::string_view s);
 
+// A named member whose type is a struct/union without a tag or typedef name, written in place
+// (`struct { int a; } s;`): the text view prints its members inline.
+const RecordDecl* unnamedRecordMember(const FieldDecl& fd) {
+  if (fd.name.empty() || fd.isBitField() || fd.type->unqualified->kind != TypeKind::Record)
+    return nullptr;
+  const RecordDecl* rd = static_cast<const RecordType*>(fd.type->unqualified)->decl;
+  return rd->name.empty() && rd->typedef_name.empty() ? rd : nullptr;
+}
+
 // Type spellings (plain, and as a JSON string), computed once per (interned) type: a header of
 // thousands of records uses a few hundred distinct member types.
 class TypeNames {
@@ -186,7 +195,11 @@ public:
   void record(const RecordDecl& rd) {
     const RecordLayout& rl = engine_.of(rd);
     Totals totals;
-    out_ += rd.displayName(ctx_) + " {\n";
+    bool typedef_named = rd.name.empty() && !rd.typedef_name.empty();
+    if (typedef_named)
+      out_ += rd.is_union ? "typedef union {\n" : "typedef struct {\n";
+    else
+      out_ += rd.displayName(ctx_) + " {\n";
     uint64_t end = members(rd, 0, 1, totals);
     uint64_t size_bits = rl.size * 8;
     uint64_t tail = size_bits > end ? size_bits - end : 0;
@@ -203,7 +216,13 @@ public:
     sum += ", padding: " + (end % 8 || tail % 8 ? gapText(end, tail) : std::to_string(tail / 8));
     if (rl.has_flexible_array) sum += ", flexible array member";
     line(1, sum + " */");
-    out_ += "};\n";
+    if (typedef_named) {
+      out_ += "} ";
+      out_ += rd.typedef_name;
+      out_ += ";\n";
+    } else {
+      out_ += "};\n";
+    }
   }
 
   void raw(std::string_view text) { out_ += text; }
@@ -271,7 +290,9 @@ private:
       else
         stop = start + fl.size * 8;
       if (!rd.is_union && start > end) hole(indent, end, start - end, totals);
-      if (const RecordDecl* anon = anonymousMember(fd)) {
+      const RecordDecl* anon = anonymousMember(fd);
+      if (!anon) anon = unnamedRecordMember(fd);
+      if (anon) {
         line(indent, std::string(anon->is_union ? "union" : "struct") + " {");
         uint64_t inner_end = members(*anon, start, indent + 1, totals);
         uint64_t anon_end = start + engine_.of(*anon).size * 8;
@@ -279,7 +300,12 @@ private:
           line(indent + 1, "/* XXX " + gapText(inner_end, anon_end - inner_end) + " padding */");
         size_t at = out_.size();
         out_.append(size_t(indent) * 4, ' ');
-        out_ += "};";
+        out_ += "}";
+        if (!fd.name.empty()) {
+          out_ += ' ';
+          out_ += fd.name;
+        }
+        out_ += ';';
         finishMember(at, start, false, fl.size);
       } else {
         size_t at = out_.size();
