@@ -9,52 +9,48 @@ namespace abikit::detail {
 
 // ----- identifier table -----------------------------------------------------------------------
 
-IdentTable::IdentTable() : slots_(4096, nullptr) {}
+IdentTable::IdentTable() : slots_(4096) {}
 
-Ident* IdentTable::get(std::string_view name, uint32_t hash) {
+Ident* IdentTable::lookup(const char* s, size_t n, uint32_t hash, uint64_t w0) {
   size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
-  while (Ident* id = slots_[i]) {
-    if (id->hash == hash && id->name.size() == name.size()) {
-      // Short names are compared inline (most identifiers are short).
-      const char* a = id->name.data();
-      const char* b = name.data();
-      size_t n = name.size();
-      if (n <= 16) {
-        size_t k = 0;
-        while (k < n && a[k] == b[k]) ++k;
-        if (k == n) return id;
-      } else if (std::memcmp(a, b, n) == 0) {
-        return id;
-      }
-    }
-    i = (i + 1) & mask;
+  for (;; i = (i + 1) & mask) {
+    Slot& slot = slots_[i];
+    if (!slot.id) break;
+    if (slot.hash != hash) continue;
+    Ident* id = slot.id;
+    if (id->prefix == w0 && id->name.size() == n &&
+        (n <= 8 || std::memcmp(id->name.data() + 8, s + 8, n - 8) == 0))
+      return id;
   }
   Ident& id = idents_.emplace_back();
-  id.name = name;
+  id.name = std::string_view(s, n);
   id.hash = hash;
-  slots_[i] = &id;
+  id.prefix = w0;
+  slots_[i] = {hash, &id};
   if (++count_ * 2 > slots_.size()) grow();
   return &id;
 }
 
 Ident* IdentTable::getCopy(std::string_view name) {
-  uint32_t h = hashOf(name);
+  uint64_t w0 = prefixOf(name.data(), name.size());
+  uint32_t h = hashOf(name.data(), name.size(), w0);
   size_t mask = slots_.size() - 1;
-  for (size_t i = h & mask; Ident* id = slots_[i]; i = (i + 1) & mask)
-    if (id->hash == h && id->name == name) return id;
-  return get(names_.emplace_back(name), h);
+  for (size_t i = h & mask; slots_[i].id; i = (i + 1) & mask)
+    if (slots_[i].hash == h && slots_[i].id->name == name) return slots_[i].id;
+  const std::string& copy = names_.emplace_back(name);
+  return lookup(copy.data(), copy.size(), h, w0);
 }
 
 void IdentTable::grow() {
-  std::vector<Ident*> old(slots_.size() * 2, nullptr);
+  std::vector<Slot> old(slots_.size() * 2);
   old.swap(slots_);
   size_t mask = slots_.size() - 1;
-  for (Ident* id : old) {
-    if (!id) continue;
-    size_t i = id->hash & mask;
-    while (slots_[i]) i = (i + 1) & mask;
-    slots_[i] = id;
+  for (const Slot& s : old) {
+    if (!s.id) continue;
+    size_t i = s.hash & mask;
+    while (slots_[i].id) i = (i + 1) & mask;
+    slots_[i] = s;
   }
 }
 
@@ -74,10 +70,10 @@ char* StringArena::allocate(size_t n) {
 }
 
 std::string_view StringArena::copy(std::string_view s) {
-  // Always NUL-terminated: the lexer relies on a NUL after the last character.
-  char* p = allocate(s.size() + 1);
+  // Followed by kLexPadding NULs: the copy can be lexed.
+  char* p = allocate(s.size() + kLexPadding);
   std::memcpy(p, s.data(), s.size());
-  p[s.size()] = '\0';
+  std::memset(p + s.size(), 0, kLexPadding);
   return {p, s.size()};
 }
 
@@ -192,24 +188,12 @@ std::string_view punctuatorSpelling(Tok k) {
 
 namespace {
 
-// Character classes.
-enum : uint8_t { kIdStart = 1, kIdCont = 2, kDigit = 4, kSpace = 8, kNumCont = 16 };
-
-struct CharTable {
-  uint8_t c[256] = {};
-  constexpr CharTable() {
-    for (int i = 'a'; i <= 'z'; ++i) c[i] = kIdStart | kIdCont | kNumCont;
-    for (int i = 'A'; i <= 'Z'; ++i) c[i] = kIdStart | kIdCont | kNumCont;
-    for (int i = '0'; i <= '9'; ++i) c[i] = kIdCont | kDigit | kNumCont;
-    for (int i = 0x80; i < 256; ++i) c[i] = kIdStart | kIdCont; // UTF-8 in identifiers
-    c[unsigned('_')] = kIdStart | kIdCont | kNumCont;
-    c[unsigned('$')] = kIdStart | kIdCont | kNumCont;
-    c[unsigned('.')] = kNumCont;
-    c[unsigned(' ')] = c[unsigned('\t')] = c[unsigned('\r')] = c[unsigned('\f')] =
-        c[unsigned('\v')] = kSpace;
-  }
-};
-constexpr CharTable kChars;
+using lexchars::kChars;
+using lexchars::kIdCont;
+using lexchars::kIdStart;
+using lexchars::kNumCont;
+using lexchars::kSingle;
+using lexchars::kSpace;
 
 inline bool isIdCont(char ch) {
   return kChars.c[static_cast<unsigned char>(ch)] & kIdCont;
@@ -255,8 +239,7 @@ void Lexer::commit(const char* from, const char* to) {
 Loc Lexer::locAt(const char* p) const {
   Loc l;
   l.file = file;
-  int64_t line = int64_t(line_) + line_delta;
-  l.line = line > 0 && line < 0xFFFFFFFFll ? uint32_t(line) : 1;
+  l.line = line_ + line_delta;
   l.col = uint32_t(p - line_start_ + 1);
   l.buf = buf_;
   l.offset = uint32_t(p - begin_);
@@ -379,11 +362,14 @@ void Lexer::lexIdentifier(Token& t, const char* start) {
   while (isIdCont(*p)) ++p;
   if (*p != '\\' || !spliceLength(p) || p >= end_) {
     cur_ = p;
+    size_t n = size_t(p - start);
     t.kind = Tok::Ident;
     t.ptr = start;
-    t.len = uint32_t(p - start);
-    t.ident = idents_.get(std::string_view(start, size_t(p - start)),
-                          IdentTable::hashBytes(start, size_t(p - start)));
+    t.len = uint32_t(n);
+    // The padding after the buffer makes the 8-byte load safe.
+    uint64_t w0 = IdentTable::load8(start);
+    if (n < 8) w0 &= (uint64_t(1) << (8 * n)) - 1;
+    t.ident = idents_.lookup(start, n, IdentTable::hashOf(start, n, w0), w0);
     return;
   }
   // Slow path: line splices inside the identifier.
@@ -476,10 +462,26 @@ void Lexer::lexQuoted(Token& t, const char* start, char quote, Tok kind) {
   t.flags |= kTokUnterminated;
 }
 
-void Lexer::lex(Token& t) {
-  uint8_t flags = at_line_start_ ? kTokAtLineStart : 0;
+void Lexer::lexSlow(Token& t, uint8_t flags) {
   t.ident = nullptr;
-  if (!skipSpace(flags)) {
+  // Fast path over blanks and newlines; comments and splices go through skipSpace().
+  const char* p0 = cur_;
+  for (;;) {
+    unsigned char c0 = static_cast<unsigned char>(*p0);
+    if (kChars.c[c0] & kSpace) {
+      do ++p0;
+      while (kChars.c[static_cast<unsigned char>(*p0)] & kSpace);
+      flags |= kTokLeadingSpace;
+      c0 = static_cast<unsigned char>(*p0);
+    }
+    if (c0 != '\n' || in_directive) break;
+    ++p0;
+    newline(p0);
+    at_line_start_ = true;
+    flags = kTokAtLineStart;
+  }
+  cur_ = p0;
+  if ((*p0 == '/' || *p0 == '\\' || *p0 == '\n') && !skipSpace(flags)) {
     t.flags = flags;
     t.loc = locAt(cur_);
     t.kind = Tok::Eod;
@@ -490,7 +492,27 @@ void Lexer::lex(Token& t) {
   t.flags = flags;
   at_line_start_ = false;
   const char* start = cur_;
-  t.loc = locAt(start);
+  t.loc.file = file;
+  t.loc.line = line_ + line_delta;
+  t.loc.col = uint32_t(start - line_start_ + 1);
+  t.loc.buf = buf_;
+  t.loc.offset = uint32_t(start - begin_);
+  unsigned char first = static_cast<unsigned char>(*start);
+  // Identifiers (the common case) and single-character punctuators first.
+  if ((kChars.c[first] & kIdStart) &&
+      !((first == 'L' || first == 'U' || first == 'u') &&
+        (start[1] == '\'' || start[1] == '"' ||
+         (first == 'u' && start[1] == '8' && (start[2] == '\'' || start[2] == '"'))))) {
+    lexIdentifier(t, start);
+    return;
+  }
+  if (Tok single = kSingle.k[first]; single != Tok::Eof) {
+    cur_ = start + 1;
+    t.kind = single;
+    t.ptr = start;
+    t.len = 1;
+    return;
+  }
   if (start >= end_) {
     t.kind = in_directive ? Tok::Eod : Tok::Eof;
     t.ptr = end_;
@@ -812,6 +834,8 @@ std::string parseIntegerLiteral(std::string_view s, unsigned __int128& value,
   size_t digits_start = i;
   const unsigned __int128 kMax = ~(unsigned __int128)0;
   bool overflow = false;
+  uint64_t small = 0;
+  bool wide = false;
   for (; i < s.size(); ++i) {
     char c = s[i];
     unsigned d;
@@ -828,9 +852,18 @@ std::string parseIntegerLiteral(std::string_view s, unsigned __int128& value,
       if (base == 2) return "invalid digit '" + std::string(1, c) + "' in binary constant";
       break;
     }
+    if (!wide && small < (uint64_t(1) << 59)) {
+      small = small * base + d; // no 128-bit arithmetic while the value is small
+      continue;
+    }
+    if (!wide) {
+      value = small;
+      wide = true;
+    }
     if (value > (kMax - d) / base) overflow = true;
     value = value * base + d;
   }
+  if (!wide) value = small;
   if (i == digits_start && base != 8) return "invalid integer constant '" + std::string(s) + "'";
   std::string_view suffix = s.substr(i);
   // u, l, ll in either order and case (ll must not mix cases).

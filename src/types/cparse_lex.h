@@ -105,6 +105,7 @@ struct Macro;
 /// An interned identifier. Everything that is keyed by a name lives here.
 struct Ident {
   std::string_view name;
+  uint64_t prefix = 0; // the first (up to) 8 bytes of the name, zero-padded
   uint32_t hash = 0;
   uint16_t keyword = 0;   // parser keyword (0 = none), see cparse_parse.cpp
   uint8_t pp_special = 0; // preprocessor special name, see PpSpecial
@@ -117,37 +118,60 @@ struct Ident {
   std::string_view interned; // the name copied into the TypeContext, on first need
 };
 
+/// Bytes that must be readable (the first one a NUL) after the end of every buffer a Lexer
+/// reads: identifiers are hashed and compared 8 bytes at a time.
+inline constexpr size_t kLexPadding = 8;
+
 class IdentTable {
 public:
   IdentTable();
-  Ident* get(std::string_view name, uint32_t hash);
-  Ident* get(std::string_view name) { return get(name, hashOf(name)); }
+  /// The identifier `name` (the bytes must stay valid as long as the table).
+  Ident* get(std::string_view name) {
+    uint64_t w0 = prefixOf(name.data(), name.size());
+    return lookup(name.data(), name.size(), hashOf(name.data(), name.size(), w0), w0);
+  }
   /// Copies `name` into the table's own storage first (for names that do not live in a buffer).
   Ident* getCopy(std::string_view name);
+  /// The core lookup: `w0` and `hash` as computed by prefixOf/hashOf.
+  Ident* lookup(const char* s, size_t n, uint32_t hash, uint64_t w0);
 
-  static uint32_t hashOf(std::string_view s) { return hashBytes(s.data(), s.size()); }
-  static uint32_t hashBytes(const char* p, size_t n) {
-    uint64_t h = uint64_t(n) * 0x9E3779B97F4A7C15ull;
-    while (n >= 8) {
-      uint64_t w;
-      std::memcpy(&w, p, 8);
-      h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-      h ^= h >> 32;
-      p += 8;
-      n -= 8;
+  /// The first min(n, 8) bytes as a little-endian word, zero-padded (no over-read).
+  static uint64_t prefixOf(const char* p, size_t n) {
+    if (n >= 8) return load8(p);
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; ++i) w |= uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
+    return w;
+  }
+  /// Hash of the n bytes at p whose prefix word is w0. Reads only inside [p, p + n).
+  static uint32_t hashOf(const char* p, size_t n, uint64_t w0) {
+    uint64_t h = (uint64_t(n) * 0x9E3779B97F4A7C15ull) ^ w0;
+    h *= 0xFF51AFD7ED558CCDull;
+    if (n > 8) {
+      for (size_t i = 8; i + 8 < n; i += 8) {
+        h = (h ^ load8(p + i)) * 0xC4CEB9FE1A85EC53ull;
+        h ^= h >> 31;
+      }
+      h = (h ^ load8(p + n - 8)) * 0xC4CEB9FE1A85EC53ull;
     }
-    if (n) {
-      uint64_t w = 0;
-      for (size_t i = 0; i < n; ++i) w |= uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
-      h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
-    }
-    h ^= h >> 29;
+    // murmur3's finaliser: every input bit reaches the low bits the table indexes with.
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
     return uint32_t(h);
+  }
+  static uint64_t load8(const char* p) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
   }
 
 private:
+  struct Slot {
+    uint32_t hash = 0;
+    Ident* id = nullptr;
+  };
   void grow();
-  std::vector<Ident*> slots_;
+  std::vector<Slot> slots_;
   size_t count_ = 0;
   std::deque<Ident> idents_;
   std::deque<std::string> names_;
@@ -180,15 +204,53 @@ private:
   size_t left_ = 0;
 };
 
-/// Lexes one buffer. The buffer must stay alive while tokens refer to it, and the byte at `end`
-/// must be a NUL (the scanners use it as a sentinel).
+namespace lexchars {
+enum : uint8_t { kIdStart = 1, kIdCont = 2, kDigit = 4, kSpace = 8, kNumCont = 16 };
+
+struct CharTable {
+  uint8_t c[256] = {};
+  constexpr CharTable() {
+    for (int i = 'a'; i <= 'z'; ++i) c[i] = kIdStart | kIdCont | kNumCont;
+    for (int i = 'A'; i <= 'Z'; ++i) c[i] = kIdStart | kIdCont | kNumCont;
+    for (int i = '0'; i <= '9'; ++i) c[i] = kIdCont | kDigit | kNumCont;
+    for (int i = 0x80; i < 256; ++i) c[i] = kIdStart | kIdCont; // UTF-8 in identifiers
+    c[unsigned('_')] = kIdStart | kIdCont | kNumCont;
+    c[unsigned('$')] = kIdStart | kIdCont | kNumCont;
+    c[unsigned('.')] = kNumCont;
+    c[unsigned(' ')] = c[unsigned('\t')] = c[unsigned('\r')] = c[unsigned('\f')] =
+        c[unsigned('\v')] = kSpace;
+  }
+};
+inline constexpr CharTable kChars;
+
+// Punctuators that are always one character (no longer token starts with them).
+struct SingleTable {
+  Tok k[256] = {};
+  constexpr SingleTable() {
+    k[unsigned('(')] = Tok::LParen;
+    k[unsigned(')')] = Tok::RParen;
+    k[unsigned('[')] = Tok::LBracket;
+    k[unsigned(']')] = Tok::RBracket;
+    k[unsigned('{')] = Tok::LBrace;
+    k[unsigned('}')] = Tok::RBrace;
+    k[unsigned(';')] = Tok::Semi;
+    k[unsigned(',')] = Tok::Comma;
+    k[unsigned('?')] = Tok::Question;
+    k[unsigned('~')] = Tok::Tilde;
+  }
+};
+inline constexpr SingleTable kSingle;
+} // namespace lexchars
+
+/// Lexes one buffer. The buffer must stay alive while tokens refer to it, and kLexPadding bytes
+/// after `end` must be readable, the first of them a NUL (the scanners use it as a sentinel).
 class Lexer {
 public:
   Lexer(const char* begin, const char* end, uint32_t buf, uint32_t file, IdentTable& idents,
         StringArena& arena);
 
   /// The next token. In directive mode a newline ends the directive (Tok::Eod).
-  void lex(Token& t);
+  [[gnu::always_inline]] inline void lex(Token& t);
   /// After `#include`: lexes `<...>` as one HeaderName token, else behaves like lex().
   void lexIncludeName(Token& t);
   /// Skips the rest of the current line (directive mode); returns its raw text.
@@ -198,8 +260,9 @@ public:
   bool skipToNextDirectiveLine();
 
   bool in_directive = false;
-  /// #line: the reported line is physical line + line_delta; `file` is the reported file.
-  int64_t line_delta = 0;
+  /// #line: the reported line is physical line + line_delta (modulo 2^32); `file` is the
+  /// reported file.
+  uint32_t line_delta = 0;
   uint32_t file;
 
   const char* begin() const { return begin_; }
@@ -210,7 +273,8 @@ public:
   Loc locAt(const char* p) const;
 
 private:
-  bool skipSpace(uint8_t& flags); // false: reached a newline in directive mode
+  void lexSlow(Token& t, uint8_t flags); // flags: what the blanks already skipped gave
+  bool skipSpace(uint8_t& flags);        // false: reached a newline in directive mode
   void lexIdentifier(Token& t, const char* start);
   void lexNumber(Token& t, const char* start);
   void lexQuoted(Token& t, const char* start, char quote, Tok kind);
@@ -237,6 +301,70 @@ private:
   IdentTable& idents_;
   StringArena& arena_;
 };
+
+// The common tokens (an identifier or a one-character punctuator after blanks on the same
+// line) are lexed here; everything else by lexSlow().
+inline void Lexer::lex(Token& t) {
+  using namespace lexchars;
+  const char* p = cur_;
+  uint8_t flags = at_line_start_ ? kTokAtLineStart : 0;
+  for (;;) {
+    if (kChars.c[static_cast<unsigned char>(*p)] & kSpace) {
+      do ++p;
+      while (kChars.c[static_cast<unsigned char>(*p)] & kSpace);
+      flags |= kTokLeadingSpace;
+    }
+    if (*p != '\n' || in_directive) break;
+    ++p;
+    newline(p);
+    at_line_start_ = true;
+    flags = kTokAtLineStart;
+  }
+  unsigned char c = static_cast<unsigned char>(*p);
+  Tok single = kSingle.k[c];
+  bool ident =
+      (kChars.c[c] & kIdStart) && !((c == 'L' || c == 'U' || c == 'u') &&
+                                    (p[1] == '\'' || p[1] == '"' ||
+                                     (c == 'u' && p[1] == '8' && (p[2] == '\'' || p[2] == '"'))));
+  if (!ident && single == Tok::Eof) {
+    cur_ = p; // blanks and newlines skipped (at_line_start_ is up to date)
+    lexSlow(t, flags);
+    return;
+  }
+  const char* start = p;
+  if (ident) {
+    ++p;
+    while (kChars.c[static_cast<unsigned char>(*p)] & kIdCont) ++p;
+    if (*p == '\\' && p < end_) {
+      cur_ = start;
+      lexSlow(t, flags); // a line splice may continue the identifier
+      return;
+    }
+  } else {
+    ++p;
+  }
+  cur_ = p;
+  t.flags = flags;
+  at_line_start_ = false;
+  t.loc.file = file;
+  t.loc.line = line_ + line_delta;
+  t.loc.col = uint32_t(start - line_start_ + 1);
+  t.loc.buf = buf_;
+  t.loc.offset = uint32_t(start - begin_);
+  t.ptr = start;
+  if (!ident) {
+    t.kind = single;
+    t.len = 1;
+    t.ident = nullptr;
+    return;
+  }
+  size_t n = size_t(p - start);
+  t.kind = Tok::Ident;
+  t.len = uint32_t(n);
+  uint64_t w0 = IdentTable::load8(start); // safe: the buffer is padded
+  if (n < 8) w0 &= (uint64_t(1) << (8 * n)) - 1;
+  t.ident = idents_.lookup(start, n, IdentTable::hashOf(start, n, w0), w0);
+}
 
 /// An error at a source position, thrown inside the front-end and turned into an abikit::Error
 /// (with the file name and the source line) at the API boundary.

@@ -3751,6 +3751,23 @@ Value Parser::parseAssign(bool eval) {
 }
 
 Value Parser::parseConditional(bool eval) {
+  // Fast path: a lone number (array sizes, bit-field widths and enumerator values mostly are).
+  if (tok_.kind == Tok::Number) {
+    switch (peekTok(0).kind) {
+    case Tok::RBracket:
+    case Tok::RParen:
+    case Tok::Comma:
+    case Tok::Semi:
+    case Tok::Colon:
+    case Tok::RBrace: {
+      Value v = literalNumber(tok_);
+      consume();
+      return v;
+    }
+    default:
+      break;
+    }
+  }
   if (++nesting_ > kMaxNesting) fail(tok_.loc, "expression nested too deeply");
   Value c = parseBinary(1, eval);
   if (tok_.kind != Tok::Question) {
@@ -4183,15 +4200,14 @@ Value Parser::literalNumber(const Token& t) {
     if (sgn) max >>= 1;
     return v <= max;
   };
-  std::vector<IntKind> cand;
+  // The candidate types in order (C11 6.4.4.1).
   bool u = info.is_unsigned;
   for (int l = info.longs; l <= 2; ++l) {
-    IntKind s = l == 0 ? IntKind::Int : l == 1 ? IntKind::Long : IntKind::LongLong;
-    if (!u) cand.push_back(s);
-    if (u || !info.is_decimal) cand.push_back(toUnsignedKind(s));
+    IntKind k = l == 0 ? IntKind::Int : l == 1 ? IntKind::Long : IntKind::LongLong;
+    if (!u && fits(k)) return intValue(ctx_.intType(k), v);
+    if ((u || !info.is_decimal) && fits(toUnsignedKind(k)))
+      return intValue(ctx_.intType(toUnsignedKind(k)), v);
   }
-  for (IntKind k : cand)
-    if (fits(k)) return intValue(ctx_.intType(k), v);
   // clang: a decimal literal too large for long long is unsigned long long (with a warning).
   if (fits(IntKind::ULongLong)) return intValue(ctx_.intType(IntKind::ULongLong), v);
   fail(t.loc, "integer literal is too large to be represented in any integer type");

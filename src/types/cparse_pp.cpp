@@ -21,21 +21,6 @@ constexpr uintmax_t kMaxFileSize = uintmax_t(1) << 30;
 constexpr unsigned kMaxExprDepth = 512;
 } // namespace
 
-struct Preprocessor::FileState {
-  enum Guard : uint8_t { kStart, kInGuard, kAfterEndif, kInvalid };
-  FileState(const SourceBuffer& b, int index, IdentTable& idents, StringArena& arena,
-            size_t cond_base)
-      : lexer(b.text.data(), b.text.data() + b.text.size(), uint32_t(index), b.file_id, idents,
-              arena),
-        buf(index), cond_base(cond_base) {}
-  Lexer lexer;
-  int buf;
-  size_t cond_base;
-  Guard guard = kStart;
-  Ident* guard_macro = nullptr;
-  size_t guard_cond = 0;
-};
-
 // ----- set-up ---------------------------------------------------------------------------------
 
 Preprocessor::Preprocessor(TypeContext& ctx, const ParseOptions& options, IdentTable& idents,
@@ -126,6 +111,8 @@ int Preprocessor::addBuffer(std::string path, std::string text, bool builtin) {
   if (slash == 0) b->dir = "/";
   b->path = std::move(path);
   b->text = std::move(text);
+  b->size = b->text.size();
+  b->text.append(kLexPadding, '\0');
   b->builtin = builtin;
   buffers_.push_back(std::move(b));
   return int(buffers_.size() - 1);
@@ -185,14 +172,13 @@ void Preprocessor::enterMainFile(std::string path, std::string text) {
 
 std::string Preprocessor::sourceLine(const Loc& loc) const {
   if (loc.buf >= buffers_.size()) return {};
-  const std::string& text = buffers_[loc.buf]->text;
+  std::string_view text(buffers_[loc.buf]->text.data(), buffers_[loc.buf]->size);
   size_t off = std::min<size_t>(loc.offset, text.size());
-  size_t begin = text.rfind('\n', off == 0 ? 0 : off - 1);
-  begin = (begin == std::string::npos || (off == 0 && text[0] != '\n')) ? 0 : begin + 1;
-  if (off > 0 && text[off - 1] == '\n') begin = off;
-  size_t end = text.find('\n', off);
-  if (end == std::string::npos) end = text.size();
-  std::string line = text.substr(begin, std::min<size_t>(end - begin, 4096));
+  size_t begin = off;
+  while (begin > 0 && text[begin - 1] != '\n') --begin;
+  size_t end = off;
+  while (end < text.size() && text[end] != '\n') ++end;
+  std::string line(text.substr(begin, end - begin));
   if (!line.empty() && line.back() == '\r') line.pop_back();
   return line;
 }
@@ -253,31 +239,60 @@ void Preprocessor::lexFile(Token& t) {
   for (;;) {
     FileState& f = *files_.back();
     f.lexer.lex(t);
-    if (t.kind == Tok::Hash && (t.flags & kTokAtLineStart) && !f.lexer.in_directive) {
-      handleDirective(t);
-      continue;
-    }
-    if (t.kind == Tok::Eof) {
-      if (conds_.size() > f.cond_base) {
-        const Cond& c = conds_.back();
-        error(c.loc, std::string("unterminated ") + c.what + " (missing #endif)");
-      }
-      if (f.guard == FileState::kAfterEndif) buffers_[size_t(f.buf)]->guard = f.guard_macro;
-      if (files_.size() == 1) return;
-      files_.pop_back();
-      continue;
-    }
-    if (!f.lexer.in_directive) f.guard = FileState::kInvalid;
+    if ((t.kind == Tok::Hash || t.kind == Tok::Eof) && !fileToken(t)) continue;
+    if (!f.lexer.in_directive && f.guard != FileState::kInGuard) f.guard = FileState::kInvalid;
     return;
   }
 }
 
+bool Preprocessor::fileToken(Token& t) {
+  FileState& f = *files_.back();
+  if (t.kind == Tok::Hash) {
+    if ((t.flags & kTokAtLineStart) && !f.lexer.in_directive) {
+      handleDirective(t);
+      return false;
+    }
+    return true;
+  }
+  // End of a file.
+  if (conds_.size() > f.cond_base) {
+    const Cond& c = conds_.back();
+    error(c.loc, std::string("unterminated ") + c.what + " (missing #endif)");
+  }
+  if (f.guard == FileState::kAfterEndif) buffers_[size_t(f.buf)]->guard = f.guard_macro;
+  if (files_.size() == 1) return true;
+  files_.pop_back();
+  return false;
+}
+
 // ----- expansion ------------------------------------------------------------------------------
 
-void Preprocessor::next(Token& t) {
+void Preprocessor::nextSlow(Token& t, bool lexed) {
   for (;;) {
-    lexUnexpanded(t);
-    if (t.kind != Tok::Ident) return;
+    if (lexed || exp_.empty()) {
+      FileState& f = *files_.back();
+      if (!lexed) f.lexer.lex(t);
+      lexed = false;
+      if (t.kind == Tok::Ident) {
+        if (f.guard != FileState::kInvalid && f.guard != FileState::kInGuard &&
+            !f.lexer.in_directive)
+          f.guard = FileState::kInvalid;
+        if (!t.ident->macro) return;
+        expanded_tokens_ = 0;
+      } else {
+        if (t.kind == Tok::Hash || t.kind == Tok::Eof) {
+          if (fileToken(t)) return;
+          continue;
+        }
+        if (f.guard != FileState::kInvalid && f.guard != FileState::kInGuard &&
+            !f.lexer.in_directive)
+          f.guard = FileState::kInvalid;
+        return;
+      }
+    } else {
+      lexUnexpanded(t);
+      if (t.kind != Tok::Ident) return;
+    }
     Macro* m = t.ident->macro;
     if (!m || (t.flags & kTokNoExpand)) return;
     if (m->disabled) {
@@ -1234,7 +1249,7 @@ void Preprocessor::doLine(Token& first, bool gnu_marker) {
   for (char c : first.text()) {
     if (c < '0' || c > '9') error(first.loc, "#line directive requires a simple digit sequence");
     n = n * 10 + uint64_t(c - '0');
-    if (n > 0xFFFFFFFFull) error(first.loc, "line number out of range");
+    if (n > 2147483647ull) error(first.loc, "line number out of range");
   }
   Token t;
   if (gnu_marker)
@@ -1253,7 +1268,7 @@ void Preprocessor::doLine(Token& first, bool gnu_marker) {
   }
   finishDirective();
   // The line after this directive has number n.
-  f.lexer.line_delta = int64_t(n) - int64_t(f.lexer.physicalLine()) - 1;
+  f.lexer.line_delta = uint32_t(n) - f.lexer.physicalLine() - 1;
   f.lexer.file = file_id;
 }
 

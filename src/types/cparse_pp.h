@@ -62,7 +62,8 @@ struct Macro {
 struct SourceBuffer {
   std::string path; // as shown in diagnostics
   std::string dir;  // directory for #include "..." ("" = current directory)
-  std::string text;
+  std::string text; // the contents followed by kLexPadding NULs
+  size_t size = 0;  // of the contents
   uint32_t file_id = 0;
   bool builtin = false;   // built-in header or predefines: its declarations are built-in
   bool once = false;      // #pragma once
@@ -87,7 +88,7 @@ public:
   /// Sets up the predefines and the main file. `path` names it in diagnostics.
   void enterMainFile(std::string path, std::string text);
   /// The next fully expanded token (Tok::Eof at the end of the main file).
-  void next(Token& t);
+  inline void next(Token& t);
 
   /// #pragma pack value in effect (bytes, 0 = none).
   uint32_t packAlignment() const { return pack_current_; }
@@ -105,6 +106,7 @@ public:
 
 private:
   struct FileState;
+  void nextSlow(Token& t, bool lexed); // lexed: t was just lexed from the current file
   struct ExpCtx {
     const Token* toks;
     uint32_t n;
@@ -122,6 +124,7 @@ private:
   // Token sources.
   void lexUnexpanded(Token& t);
   void lexFile(Token& t);
+  bool fileToken(Token& t); // a '#' or end of file from the file lexer; false: read on
   void pushTokens(std::vector<Token>* toks, Macro* macro);
   void popContext();
   void pushBack(const Token& t);
@@ -217,6 +220,37 @@ private:
   uint64_t included_files_ = 0;
   bool in_if_expression_ = false;
 };
+
+struct Preprocessor::FileState {
+  enum Guard : uint8_t { kStart, kInGuard, kAfterEndif, kInvalid };
+  FileState(const SourceBuffer& b, int index, IdentTable& idents, StringArena& arena,
+            size_t cond_base)
+      : lexer(b.text.data(), b.text.data() + b.size, uint32_t(index), b.file_id, idents, arena),
+        buf(index), cond_base(cond_base) {}
+  Lexer lexer;
+  int buf;
+  size_t cond_base;
+  Guard guard = kStart;
+  Ident* guard_macro = nullptr;
+  size_t guard_cond = 0;
+};
+
+// The common case inline: a token straight from the current file that is not a macro name, a
+// directive or the end of the file (and does not end an include-guard candidate).
+inline void Preprocessor::next(Token& t) {
+  if (exp_.empty()) {
+    FileState& f = *files_.back();
+    if (f.guard == FileState::kInvalid || f.guard == FileState::kInGuard) {
+      f.lexer.lex(t);
+      if ((t.kind == Tok::Ident && !t.ident->macro) ||
+          (t.kind != Tok::Ident && t.kind != Tok::Hash && t.kind != Tok::Eof))
+        return;
+      nextSlow(t, true);
+      return;
+    }
+  }
+  nextSlow(t, false);
+}
 
 /// The text of a built-in header for this context (nullptr-like empty view if unknown):
 /// <stdint.h>, <stddef.h>, <stdbool.h>, <stdalign.h>, <stdarg.h>, <limits.h>, <float.h>,
