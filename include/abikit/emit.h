@@ -32,7 +32,8 @@ std::string callJson(const Target& target, const TypeContext& ctx,
 /// cli-contract.md, and `--yaml`: an `.amdgpu_metadata` document with the `amdhsa.kernels` entries
 /// abikit knows (`.args`, segment size and alignment, language, name, symbol) printed as LLVM 14
 /// prints them (sorted keys, padded values, YAML quoting and `!str` tags).
-std::string kernargText(const Target& target, std::span<const KernelArguments> kernels);
+std::string kernargText(const Target& target, const TypeContext& ctx,
+                        std::span<const KernelArguments> kernels);
 std::string kernargJson(const Target& target, std::span<const KernelArguments> kernels);
 std::string kernargYaml(const Target& target, std::span<const KernelArguments> kernels);
 

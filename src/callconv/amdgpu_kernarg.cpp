@@ -186,7 +186,12 @@ uint8_t allQuals(const Type* t) {
 
 // ----- OpenCL kernel parameter rules (clang Sema checkIsValidOpenCLKernelParameter) -----------
 
-enum class ClParam : uint8_t { Valid, Invalid, Pointer, BadAddressSpace, Record };
+enum class ClParam : uint8_t { Valid, Invalid, Pointer, BadAddressSpace, Record, Msaa };
+
+bool isMsaa(OpenCLKind k) {
+  return k == OpenCLKind::Image2dMsaa || k == OpenCLKind::Image2dArrayMsaa ||
+         k == OpenCLKind::Image2dMsaaDepth || k == OpenCLKind::Image2dArrayMsaaDepth;
+}
 
 /// isOpenCLSizeDependentType: a typedef chain through size_t, intptr_t, uintptr_t or ptrdiff_t.
 bool isSizeDependent(const Type* t) {
@@ -215,6 +220,7 @@ ClParam classifyClParam(const Type* t) {
   if (isSizeDependent(t)) return ClParam::Invalid;
   const Type* c = stripTypedefs(t);
   if (const OpenCLType* ot = dyn<OpenCLType>(c)) {
+    if (isMsaa(ot->okind)) return ClParam::Msaa;
     if (isImage(ot->okind)) return ClParam::Pointer;
     if (ot->okind == OpenCLKind::Event || ot->okind == OpenCLKind::ReserveId)
       return ClParam::Invalid;
@@ -249,6 +255,11 @@ void checkOpenCLParam(const TypeContext& ctx, const ParamDecl& p) {
                               " cannot be the type of an OpenCL kernel parameter (bool, size_t, "
                               "ptrdiff_t, intptr_t, uintptr_t, event_t and reserve_id_t are not "
                               "allowed; clang-14 rejects it)");
+  case ClParam::Msaa:
+    detail::unsupportedAt(ctx, p.loc,
+                          what + ": " + clTypeWord(t, ctx) +
+                              " needs cl_khr_gl_msaa_sharing, which clang-14 does not support "
+                              "for amdgcn (it rejects the type)");
   case ClParam::Record:
     break;
   }
@@ -266,6 +277,7 @@ void checkOpenCLParam(const TypeContext& ctx, const ParamDecl& p) {
         continue;
       case ClParam::Pointer:
       case ClParam::BadAddressSpace:
+      case ClParam::Msaa:
         detail::unsupportedAt(ctx, p.loc,
                               what + ": OpenCL kernel parameters of " +
                                   std::string(rd->is_union ? "union" : "struct") +

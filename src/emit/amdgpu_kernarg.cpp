@@ -282,7 +282,8 @@ std::string kernargJson(const Target& target, std::span<const KernelArguments> k
   return doc.dump(2) + "\n";
 }
 
-std::string kernargText(const Target& target, std::span<const KernelArguments> kernels) {
+std::string kernargText(const Target& target, const TypeContext& ctx,
+                        std::span<const KernelArguments> kernels) {
   std::string out = "target: " + target.spelling + "\n";
   for (const KernelArguments& k : kernels) {
     out += "\n" + std::string(k.name) + ": kernarg segment " +
@@ -305,9 +306,11 @@ std::string kernargText(const Target& target, std::span<const KernelArguments> k
       if (a.is_restrict) add("restrict");
       if (a.is_volatile) add("volatile");
       if (a.is_pipe) add("pipe");
+      // The C type of an explicit argument (its OpenCL type name when it has one).
+      std::string type = a.type_name;
+      if (type.empty() && a.type) type = typeName(a.type, ctx);
       rows.push_back({std::to_string(a.offset), std::to_string(a.size),
-                      std::string(kernargValueKindName(a.value_kind)), a.name, a.type_name,
-                      details});
+                      std::string(kernargValueKindName(a.value_kind)), a.name, type, details});
     }
     size_t w[6] = {};
     for (const auto& r : rows)

@@ -13,7 +13,9 @@
 // abikit part covers must come from exactly that place. sret and demoted returns are checked
 // through the stores the callee makes through v[0:1] (a flat sret pointer) or v0 (a private one).
 //
-// ABIKIT_DIFF_COUNT (default 1200 prototypes) and ABIKIT_DIFF_SEED (default 1) size the run.
+// ABIKIT_DIFF_COUNT (default 1200 prototypes) and ABIKIT_DIFF_SEED (default 1) size the run;
+// ABIKIT_DIFF_SHARD=k/n runs the k-th of n interleaved shards of it (for long local runs),
+// ABIKIT_DIFF_ONLY=i only case i, ABIKIT_DIFF_KEEP=DIR keeps the oracle files.
 #include "abikit/callconv.h"
 #include "abikit/cparse.h"
 #include "abikit/diag.h"
@@ -232,22 +234,20 @@ private:
     return s + ")";
   }
 
-  // abikit's view of every case of the batch (one parse of the declarations and prototypes).
-  std::vector<Expect> expectations(std::vector<ProtoCase>& batch, const std::string& decls) {
-    std::vector<Expect> out(batch.size());
-    std::string text = decls;
-    for (size_t i = 0; i < batch.size(); ++i) text += prototype(batch[i], fname(i), true) + ";\n";
+  // abikit's view of the prototypes `names` declared in `text`.
+  std::vector<Expect> expect(const std::string& text, const std::vector<std::string>& names) {
+    std::vector<Expect> out(names.size());
     TypeContext ctx(target_, Language::C);
     LayoutEngine layout(ctx);
     TranslationUnit tu;
     try {
       tu = parseSource(ctx, layout, "cases.c", text, {});
     } catch (const Error& e) {
-      for (Expect& x : out) x.error = "abikit could not parse the batch: " + e.format();
+      for (Expect& x : out) x.error = "abikit could not parse the declarations: " + e.format();
       return out;
     }
-    for (size_t i = 0; i < batch.size(); ++i) {
-      const FunctionDecl* f = tu.findFunction(fname(i));
+    for (size_t i = 0; i < names.size(); ++i) {
+      const FunctionDecl* f = tu.findFunction(names[i]);
       if (!f) {
         out[i].error = "abikit lost the prototype";
         continue;
@@ -260,6 +260,25 @@ private:
       } catch (const Error& e) {
         out[i].error = e.format();
       }
+    }
+    return out;
+  }
+
+  // abikit's view of every case of the batch: one parse of all declarations and prototypes, or
+  // case by case when that fails (so that one case abikit rejects does not hide the others).
+  std::vector<Expect> expectations(std::vector<ProtoCase>& batch, const std::string& decls) {
+    std::string text = decls;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      text += prototype(batch[i], fname(i), true) + ";\n";
+      names.push_back(fname(i));
+    }
+    std::vector<Expect> out = expect(text, names);
+    if (out.empty() || out[0].error.rfind("abikit could not parse", 0) != 0) return out;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      std::vector<ProtoCase> one{batch[i]};
+      std::string t = renderDecls(one) + prototype(batch[i], fname(i), true) + ";\n";
+      out[i] = std::move(expect(t, {fname(i)})[0]);
     }
     return out;
   }
@@ -504,6 +523,10 @@ uint64_t mix(uint64_t a, uint64_t b) {
   return x ^ (x >> 29);
 }
 
+uint64_t firstIndex(const std::string& prefix) {
+  return std::strtoull(prefix.c_str() + 1, nullptr, 10);
+}
+
 ProtoCase shrink(Runner& runner, ProtoCase c, const DataModel& d, Verdict& last) {
   size_t budget = kShrinkBudget;
   bool progress = true;
@@ -537,7 +560,16 @@ TEST(DiffCallconvAmdgpu, Gfx906AgreesWithClangAndLlc) {
   Runner runner(target);
   uint64_t disagreements = 0, rejected = 0, reported = 0;
   Verdict total;
+  // ABIKIT_DIFF_SHARD=k/n runs every n-th batch starting with the k-th, so that a long local
+  // run can use several processes.
+  uint64_t shard = 0, shards = 1;
+  if (const char* sh = std::getenv("ABIKIT_DIFF_SHARD")) {
+    char* end = nullptr;
+    shard = std::strtoull(sh, &end, 10);
+    if (end && *end == '/') shards = std::max<uint64_t>(1, std::strtoull(end + 1, nullptr, 10));
+  }
   for (uint64_t first = 0; first < count; first += kBatch) {
+    if ((first / kBatch) % shards != shard) continue;
     std::vector<ProtoCase> batch;
     const char* only = std::getenv("ABIKIT_DIFF_ONLY"); // one case index, for debugging
     for (uint64_t k = first; k < std::min<uint64_t>(count, first + kBatch); ++k)
@@ -563,7 +595,16 @@ TEST(DiffCallconvAmdgpu, Gfx906AgreesWithClangAndLlc) {
       }
       if (!v.disagree) continue;
       ++disagreements;
-      if (reported++ >= kMaxReported) continue;
+      if (reported++ >= kMaxReported) {
+        // One line for each further disagreement, to see what kinds there are.
+        if (reported < 60) {
+          std::string first = v.detail.substr(0, v.detail.find('\n', v.detail.find('\n') + 1));
+          std::printf("[ callconv ] also case %llu (seed %llu):%s\n",
+                      (unsigned long long)(firstIndex(batch[i].prefix)),
+                      (unsigned long long)batch[i].seed, first.c_str());
+        }
+        continue;
+      }
       Verdict last = v;
       ProtoCase small = shrink(runner, batch[i], d, last);
       ADD_FAILURE() << "disagreement (case seed " << batch[i].seed << "), minimal case:\n"

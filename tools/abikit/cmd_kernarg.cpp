@@ -71,7 +71,7 @@ void addKernargCommand(CLI::App& app, Action& action) {
       for (const FunctionDecl* f : selected)
         result.push_back(computeKernelArguments(layout, *f, options));
       if (yaml) return Output{kernargYaml(t, result)};
-      return Output{json ? kernargJson(t, result) : kernargText(t, result)};
+      return Output{json ? kernargJson(t, result) : kernargText(t, ctx, result)};
     };
   });
 }
