@@ -11,7 +11,7 @@ namespace abikit::detail {
 
 IdentTable::IdentTable() : slots_(4096) {}
 
-Ident* IdentTable::lookup(const char* s, size_t n, uint32_t hash, uint64_t w0) {
+Ident* IdentTable::lookupSlow(const char* s, size_t n, uint32_t hash, uint64_t w0) {
   size_t mask = slots_.size() - 1;
   size_t i = hash & mask;
   for (;; i = (i + 1) & mask) {

@@ -133,7 +133,14 @@ public:
   /// Copies `name` into the table's own storage first (for names that do not live in a buffer).
   Ident* getCopy(std::string_view name);
   /// The core lookup: `w0` and `hash` as computed by prefixOf/hashOf.
-  Ident* lookup(const char* s, size_t n, uint32_t hash, uint64_t w0);
+  Ident* lookup(const char* s, size_t n, uint32_t hash, uint64_t w0) {
+    // The first probe inline (it usually hits); collisions and insertions out of line.
+    const Slot& slot = slots_[hash & (slots_.size() - 1)];
+    if (slot.hash == hash && slot.id && slot.id->prefix == w0 && slot.id->name.size() == n &&
+        n <= 8)
+      return slot.id;
+    return lookupSlow(s, n, hash, w0);
+  }
 
   /// The first min(n, 8) bytes as a little-endian word, zero-padded (no over-read).
   static uint64_t prefixOf(const char* p, size_t n) {
@@ -170,6 +177,7 @@ private:
     uint32_t hash = 0;
     Ident* id = nullptr;
   };
+  Ident* lookupSlow(const char* s, size_t n, uint32_t hash, uint64_t w0);
   void grow();
   std::vector<Slot> slots_;
   size_t count_ = 0;
@@ -322,6 +330,13 @@ inline void Lexer::lex(Token& t) {
   }
   unsigned char c = static_cast<unsigned char>(*p);
   Tok single = kSingle.k[c];
+  // '*', ':' and '=' are one-character tokens unless the next character extends them.
+  if (c == '*' && p[1] != '=' && p[1] != '\\')
+    single = Tok::Star;
+  else if (c == ':' && p[1] != ':' && p[1] != '>' && p[1] != '\\')
+    single = Tok::Colon;
+  else if (c == '=' && p[1] != '=' && p[1] != '\\')
+    single = Tok::Equal;
   bool ident =
       (kChars.c[c] & kIdStart) && !((c == 'L' || c == 'U' || c == 'u') &&
                                     (p[1] == '\'' || p[1] == '"' ||
