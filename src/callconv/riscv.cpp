@@ -305,18 +305,23 @@ struct Rules {
                        " flattened field of '" + typeName(type, layout.context()) +
                        "' from byte offset " + std::to_string(at[i]) + " of the argument, not " +
                        "from its own offset " + std::to_string(l.offset);
-    // The field's own bytes that no passed value covers.
+    // The field's own bytes that no passed value carries in full (an N-bit integer carries
+    // N bits).
     uint64_t end = std::min<uint64_t>(vsize, l.offset + storeSize(l.kind, l.bits));
     uint64_t first = end, last = 0;
     for (uint64_t b = l.offset; b < end; ++b) {
       bool covered = false;
-      for (int k = 0; k < c.count; ++k)
-        covered = covered || (b >= c.v[k].offset && b < uint64_t(c.v[k].offset) + c.v[k].size);
+      for (int k = 0; k < c.count; ++k) {
+        const IrValue& v = c.v[k];
+        uint64_t width = v.kind == Ir::Int ? v.bits : uint64_t(v.size) * 8;
+        width = std::min<uint64_t>(width, uint64_t(v.size) * 8);
+        covered = covered || (b >= v.offset && (b + 1) * 8 <= v.offset * 8ull + width);
+      }
       if (!covered) first = std::min(first, b), last = std::max(last, b);
     }
     if (first < end)
       text += "; bytes " + std::to_string(first) + ".." + std::to_string(last) +
-              " of the argument are not passed";
+              " of the argument are not passed (wholly or in part)";
     note(text);
   }
 
@@ -394,7 +399,7 @@ struct Rules {
           out.count = uint8_t(fl.n);
           for (int i = 0; i < fl.n; ++i) {
             const Leaf& l = fl.leaf[i];
-            uint64_t len = allocSize(l.kind, l.bits);
+            uint64_t len = storeSize(l.kind, l.bits);
             uint64_t off = std::min<uint64_t>(at[i], vsize);
             out.v[i] = value(l.kind, l.bits, off, std::min<uint64_t>(len, vsize - off));
           }

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <gtest/gtest.h>
+#include <map>
 #include <sstream>
 
 namespace {
@@ -79,11 +80,159 @@ std::vector<std::string> compilerCommand(const Abi& abi) {
           "-fno-asynchronous-unwind-tables"};
 }
 
+// ----- known differences between GCC 12 and clang-14 (docs/targets/riscv.md) -----------------
+//
+// abikit follows clang-14. A prototype with one of these constructs is not compared with GCC;
+// the test counts them per kind.
+
+bool isEmptyRecordC(const Type* t, const LayoutEngine& layout);
+
+bool isEmptyFieldC(const FieldDecl& fd, const LayoutEngine& layout) {
+  if (fd.isUnnamedBitField()) return true;
+  const Type* t = stripTypedefs(fd.type);
+  while (auto* at = dyn<ArrayType>(t)) {
+    if (at->incomplete) return false;
+    if (at->count == 0) return true;
+    t = stripTypedefs(at->element);
+  }
+  return isEmptyRecordC(t, layout);
+}
+
+bool isEmptyRecordC(const Type* t, const LayoutEngine& layout) {
+  auto* rt = dyn<RecordType>(stripTypedefs(t));
+  if (!rt || layout.of(*rt->decl).has_flexible_array) return false;
+  for (const FieldDecl& fd : rt->decl->fields)
+    if (!isEmptyFieldC(fd, layout)) return false;
+  return true;
+}
+
+/// What GCC 12 and clang-14 both see when they flatten a struct for the FP convention, with
+/// the constructs they treat differently noted as `quirk`: zero-width bit-fields (clang-14
+/// rejects two fields with one before the second, GCC ignores them), zero-length arrays and
+/// arrays of empty records (GCC rejects two fields with one), empty unions (GCC rejects),
+/// complex integers (clang-14 flattens them into two integer fields, GCC does not) and nested
+/// records of only unnamed bit-fields (clang-14 ignores them).
+struct Flattening {
+  int fp = 0, ints = 0;
+  bool quirk = false, bad = false;
+};
+
+void flattenForGcc(const Type* t, const LayoutEngine& layout, unsigned xlen, unsigned flen,
+                   Flattening& f, int depth = 0) {
+  const Type* c = stripTypedefs(t);
+  if (depth > 6 || f.fp + f.ints > 2) {
+    f.bad = true;
+    return;
+  }
+  auto bitsOf = [&] { return layout.of(c).size * 8; };
+  switch (c->kind) {
+  case TypeKind::Int:
+  case TypeKind::Enum:
+    f.bad = f.bad || bitsOf() > xlen;
+    ++f.ints;
+    return;
+  case TypeKind::Float:
+    f.bad = f.bad || bitsOf() > flen;
+    ++f.fp;
+    return;
+  case TypeKind::Complex: {
+    const Type* e = stripTypedefs(static_cast<const ComplexType*>(c)->element);
+    if (e->kind == TypeKind::Float) {
+      f.bad = f.bad || bitsOf() / 2 > flen;
+      f.fp += 2;
+    } else {
+      f.ints += 2;
+      f.quirk = true;
+    }
+    return;
+  }
+  case TypeKind::Array: {
+    auto* at = static_cast<const ArrayType*>(c);
+    if (at->incomplete) {
+      f.bad = true;
+      return;
+    }
+    if (at->count == 0 || isEmptyRecordC(at->element, layout)) {
+      f.quirk = true;
+      return;
+    }
+    for (uint64_t i = 0; i < at->count && !f.bad; ++i)
+      flattenForGcc(at->element, layout, xlen, flen, f, depth + 1);
+    return;
+  }
+  case TypeKind::Record: {
+    const RecordDecl& rd = *static_cast<const RecordType*>(c)->decl;
+    if (isEmptyRecordC(c, layout)) {
+      // Only a member-less struct is ignored by both.
+      if (rd.is_union || layout.of(c).size > 0 || !rd.fields.empty()) f.quirk = true;
+      return;
+    }
+    if (rd.is_union) {
+      f.bad = true;
+      return;
+    }
+    for (const FieldDecl& fd : rd.fields) {
+      if (fd.isBitField() && fd.bit_width == 0) {
+        f.quirk = true;
+        continue;
+      }
+      if (fd.isBitField() && unsigned(fd.bit_width) <= xlen) {
+        ++f.ints;
+        continue;
+      }
+      flattenForGcc(fd.type, layout, xlen, flen, f, depth + 1);
+      if (f.bad) return;
+    }
+    return;
+  }
+  default:
+    f.bad = true;
+    return;
+  }
+}
+
+/// The kind of known GCC 12 / clang-14 difference the prototype touches, or "".
+std::string gccKnownDifference(const BuiltProto& b, const FunctionLowering& fl,
+                               const LayoutEngine& layout, unsigned xlen, unsigned flen) {
+  for (const std::string& n : fl.notes)
+    if (n.find("not from its own offset") != std::string::npos)
+      return "a flattened field clang-14 reads from its IR offset, not its own (GCC uses its "
+             "own)";
+  std::vector<const Type*> types = b.params;
+  types.insert(types.end(), b.extra.begin(), b.extra.end());
+  types.push_back(b.ret);
+  for (const Type* t : types) {
+    const Type* c = stripTypedefs(t);
+    if (c->kind != TypeKind::Record) continue;
+    if (isEmptyRecordC(c, layout) && layout.of(c).size > 0)
+      return "a record of only unnamed bit-fields or empty members (clang-14 ignores it, GCC "
+             "passes it)";
+    if (isEmptyRecordC(c, layout) && layout.of(t).align > xlen / 8)
+      return "an empty record aligned to more than XLEN (clang-14 ignores it, GCC aligns the "
+             "stack offset to it)";
+    if (layout.of(t).align != layout.of(c).align)
+      return "a record whose typedef changes its alignment (clang-14 passes the record's own "
+             "type, GCC honours the typedef)";
+    if (layout.of(c).size == 0 && !isEmptyRecordC(c, layout))
+      return "a zero-sized record with a flexible array member (clang-14 gives it a register, "
+             "GCC ignores it)";
+    if (!flen || static_cast<const RecordType*>(c)->decl->is_union) continue;
+    Flattening f;
+    flattenForGcc(c, layout, xlen, flen, f);
+    if (f.quirk && !f.bad && f.fp + f.ints <= 2 && (f.fp > 0 || f.ints == 2))
+      return "FP flattening of a struct with a zero-width bit-field, a zero-length array, an "
+             "array of empty records, an empty union or a complex integer";
+  }
+  return "";
+}
+
 struct Verdict {
   bool rejected = false; // the compiler or abikit refused the case
+  bool crashed = false;  // the compiler crashed on it (an internal compiler error)
   std::string message;
   bool disagree = false;
   bool abikit_rejected = false; // the disagreement is abikit refusing the prototype
+  std::string known;            // a known GCC/clang-14 difference: not compared
   std::string detail;
 };
 
@@ -175,6 +324,7 @@ private:
         if (hit < batch.size()) {
           if (std::find(bad.begin(), bad.end(), ids[hit]) == bad.end()) bad.push_back(ids[hit]);
           verdicts[ids[hit]].rejected = true;
+          verdicts[ids[hit]].crashed |= l.find("internal compiler error") != std::string::npos;
           verdicts[ids[hit]].message += l + "\n";
         }
       }
@@ -189,6 +339,7 @@ private:
     std::string callers = oracle::readFile(dir.file("callers.s"));
     auto fcallee = splitRiscvFunctions(callees);
     auto fcaller = splitRiscvFunctions(callers);
+    AsmData dcallee = parseRiscvData(callees), dcaller = parseRiscvData(callers);
     const unsigned xlen = target_.riscv().xlen;
     for (size_t k = 0; k < batch.size(); ++k) {
       Verdict& v = verdicts[ids[k]];
@@ -199,6 +350,11 @@ private:
         v.abikit_rejected = true;
         v.detail = "    abikit rejected a prototype the compiler accepts: " + c.error + "\n";
         continue;
+      }
+      if (abi_.oracle == OracleKind::Gcc) {
+        v.known = gccKnownDifference(c.built, c.fl, layout, target_.riscv().xlen,
+                                     target_.riscv().abi_flen);
+        if (!v.known.empty()) continue;
       }
       std::vector<ProbeValue> values;
       for (size_t i = 0; i < c.fl.params.size(); ++i) {
@@ -212,14 +368,14 @@ private:
       if (ce == fcallee.end()) {
         report += "    no callee in the assembly\n";
       } else {
-        Trace t = followRiscv(ce->second, xlen, "");
+        Trace t = followRiscv(ce->second, xlen, "", &dcallee);
         report += compareCallee(c.fl, t, layout, values, ret);
       }
       auto cr = fcaller.find(p.caller());
       if (cr == fcaller.end()) {
         report += "    no caller in the assembly\n";
       } else {
-        Trace t = followRiscv(cr->second, xlen, p.callee());
+        Trace t = followRiscv(cr->second, xlen, p.callee(), &dcaller);
         report += compareCaller(c.fl, t, layout, values);
       }
       if (!report.empty()) {
@@ -352,7 +508,8 @@ TEST_P(DiffCallconvRiscv, AgreesWithCompiler) {
   Runner runner(abi, target);
   ProtoOptions options = optionsFor(abi);
 
-  uint64_t disagreements = 0, rejected = 0;
+  uint64_t disagreements = 0, rejected = 0, crashed = 0;
+  std::map<std::string, uint64_t> known;
   size_t reported = 0;
   for (uint64_t first = 0; first < count; first += kBatch) {
     std::vector<Proto> batch;
@@ -361,6 +518,12 @@ TEST_P(DiffCallconvRiscv, AgreesWithCompiler) {
     std::vector<Verdict> verdicts = runner.run(batch);
     for (size_t i = 0; i < batch.size(); ++i) {
       const Verdict& v = verdicts[i];
+      if (v.crashed) {
+        ++crashed;
+        std::printf("[ callconv ] %s: %s crashed on prototype seed %llu (not compared)\n", abi.name,
+                    cmd[0].c_str(), (unsigned long long)batch[i].seed);
+        continue;
+      }
       if (v.rejected) {
         ++rejected;
         if (reported++ < kMaxReported)
@@ -369,6 +532,7 @@ TEST_P(DiffCallconvRiscv, AgreesWithCompiler) {
                         << protoText(batch[i]) << v.message;
         continue;
       }
+      if (!v.known.empty()) ++known[v.known];
       if (!v.disagree) continue;
       ++disagreements;
       if (reported++ >= kMaxReported) continue;
@@ -391,6 +555,10 @@ TEST_P(DiffCallconvRiscv, AgreesWithCompiler) {
               (unsigned long long)runner.sret, (unsigned long long)runner.fpr_parts,
               (unsigned long long)runner.stack_parts, (unsigned long long)runner.split,
               (unsigned long long)runner.flattened);
+  for (const auto& [what, n] : known)
+    std::printf("[ callconv ] %s: %llu prototypes not compared (known GCC 12 / clang-14 "
+                "difference: %s)\n",
+                abi.name, (unsigned long long)n, what.c_str());
   EXPECT_EQ(disagreements, 0u);
   EXPECT_EQ(rejected, 0u);
 }

@@ -337,6 +337,9 @@ std::string compareCallee(const FunctionLowering& fl, const Trace& t, const Layo
         break;
       }
       Sym want = calleeExpect(t, a, b, p);
+      // Bits abikit says clang-14 loses arrive as constants or undefined.
+      if (!(want == seen) && declaresLoss(fl) && seen.kind != Sym::Reg && seen.kind != Sym::Mem)
+        continue;
       if (!(want == seen)) {
         rep.add(padding ? "(padding)" : "", fl, i, b,
                 a.kind == ArgKind::Indirect ? "memory at the pointer in " + locText(p->loc)
@@ -368,12 +371,16 @@ std::string compareCallee(const FunctionLowering& fl, const Trace& t, const Layo
       for (uint64_t b = 0; b < data.size(); ++b) {
         if (!data[b]) continue;
         const ArgPart* p = partAt(r, b / 8);
+        if (!p && declaresLoss(fl)) continue;
         if (!p || p->loc.kind != ArgLocation::Kind::Register) {
           rep.add("", fl, size_t(-1), b, "(no register part covers it)", "-");
           break;
         }
         int id = t.tables.registerId(p->loc.reg);
         Sym seen = t.regs[size_t(id)][size_t(b - p->offset * 8ull)];
+        if (!(seen == value[b]) && declaresLoss(fl) && seen.kind != Sym::Mem &&
+            seen.kind != Sym::Reg)
+          continue;
         if (!(seen == value[b])) {
           rep.add("in " + locText(p->loc), fl, size_t(-1), b, t.tables.describe(value[b]),
                   t.tables.describe(seen));
@@ -463,6 +470,9 @@ std::string compareCaller(const FunctionLowering& fl, const Trace& t, const Layo
         Sym seen = bits[rel % 8];
         bool padding = b >= data.size() || !data[b];
         if (padding && !(seen.kind == Sym::Mem && seen.id == in)) continue;
+        // Bits abikit says clang-14 loses arrive as constants or undefined.
+        if (!padding && declaresLoss(fl) && seen.kind != Sym::Mem && seen.kind != Sym::Reg)
+          continue;
         // A padding bit may repeat a lower bit of the same value (an extension).
         if (padding && seen.bit >= int64_t(args[i].offset * 8) &&
             seen.bit < int64_t(args[i].offset * 8 + b))

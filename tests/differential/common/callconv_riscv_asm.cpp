@@ -101,13 +101,26 @@ public:
 
   void run(const std::vector<std::string_view>& lines) {
     t_.ok = true;
-    for (std::string_view line : lines) {
-      if (done_) break;
-      if (!step(line)) {
+    labels_.clear();
+    for (size_t i = 0; i < lines.size(); ++i)
+      if (!lines[i].empty() && lines[i].back() == ':')
+        labels_[std::string(lines[i].substr(0, lines[i].size() - 1))] = i;
+    // Straight-line code, and loops whose branches depend only on constants and addresses
+    // (GCC expands large copies into counted loops).
+    size_t pc = 0, steps = 0;
+    while (pc < lines.size() && !done_) {
+      if (++steps > 2000000) {
         t_.ok = false;
-        if (t_.error.empty()) t_.error = "cannot follow '" + std::string(line) + "'";
+        t_.error = "too many steps (a loop the reader cannot bound)";
         return;
       }
+      jump_ = -1;
+      if (!step(lines[pc])) {
+        t_.ok = false;
+        if (t_.error.empty()) t_.error = "cannot follow '" + std::string(lines[pc]) + "'";
+        return;
+      }
+      pc = jump_ >= 0 ? size_t(jump_) : pc + 1;
     }
   }
 
@@ -165,6 +178,10 @@ private:
     r_[size_t(rd)] = b;
   }
 
+public:
+  static std::vector<std::string_view> operandsOf(std::string_view s) { return operands(s); }
+
+private:
   static std::vector<std::string_view> operands(std::string_view s) {
     std::vector<std::string_view> out;
     s = trim(s);
@@ -308,6 +325,33 @@ private:
     return out;
   }
 
+  /// Compares two values known as constants or as addresses with the same base: -1, 0, 1, or 2
+  /// when it cannot be decided.
+  int compare(const Bits& a, const Bits& b) {
+    uint64_t ca, cb;
+    if (constOf(a, ca) && constOf(b, cb)) {
+      int64_t x = int64_t(ca), y = int64_t(cb);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    if (a[0].kind == Sym::Addr && b[0].kind == Sym::Addr) {
+      Address x = t_.tables.addressAt(a[0].id), y = t_.tables.addressAt(b[0].id);
+      if (x.base != y.base) return 2;
+      return x.offset < y.offset ? -1 : x.offset > y.offset ? 1 : 0;
+    }
+    if (a[0].kind == Sym::Addr && constOf(b, cb) && cb == 0) return 1; // an address is not 0
+    return 2;
+  }
+
+  bool jumpTo(std::string_view label) {
+    auto it = labels_.find(std::string(label));
+    if (it == labels_.end()) {
+      t_.error = "a jump to an unknown label '" + std::string(label) + "'";
+      return false;
+    }
+    jump_ = int64_t(it->second);
+    return true;
+  }
+
   // ----- memory -------------------------------------------------------------------------------
 
   Bits load(const Address& a, unsigned bytes, bool sign, bool fp) const {
@@ -405,7 +449,8 @@ private:
     };
 
     if (m == "nop" || m.back() == ':') return true;
-    if (m == "ret" || m == "jr" || m == "call" || m == "tail" || m == "jal") {
+    if (m == "ret" || m == "jr" || m == "call" || m == "tail" || m == "jal" || m == "j" ||
+        m[0] == 'b') {
       // handled below
     } else {
       // Every register operand must be a register the reader knows.
@@ -604,6 +649,28 @@ private:
       return true;
     }
 
+    // Branches the reader can decide.
+    if (m == "j" && need(1)) return jumpTo(ops[0]);
+    if (m[0] == 'b') {
+      int cmp = 2; // -1/0/1, 2 = undecidable
+      std::string_view cond = m.substr(1);
+      bool zero_form = cond.size() > 1 && cond.back() == 'z';
+      if (zero_form) cond.remove_suffix(1);
+      if (zero_form && need(2))
+        cmp = compare(X(0), constBits(0));
+      else if (!zero_form && need(3))
+        cmp = compare(X(0), X(1));
+      if (cmp != 2) {
+        bool taken = cond == "eq"                    ? cmp == 0
+                     : cond == "ne"                  ? cmp != 0
+                     : cond == "lt" || cond == "ltu" ? cmp < 0
+                     : cond == "ge" || cond == "geu" ? cmp >= 0
+                     : cond == "gt" || cond == "gtu" ? cmp > 0
+                     : cond == "le" || cond == "leu" ? cmp <= 0
+                                                     : (cmp = 2, false);
+        if (cmp != 2) return taken ? jumpTo(ops.back()) : true;
+      }
+    }
     // Control flow the reader does not follow.
     if (m[0] == 'b' || m == "j" || m == "jal" || m == "jalr" || m == "jr") {
       t_.error = "control flow ('" + std::string(line) + "')";
@@ -627,6 +694,8 @@ private:
   std::array<Bits, 64> r_;
   Bits none_{};
   bool done_ = false;
+  std::map<std::string, size_t> labels_;
+  int64_t jump_ = -1;
 };
 
 } // namespace
@@ -658,11 +727,65 @@ std::map<std::string, std::vector<std::string_view>> splitRiscvFunctions(std::st
   return out;
 }
 
+AsmData parseRiscvData(std::string_view text) {
+  AsmData out;
+  std::vector<uint8_t>* cur = nullptr;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = trim(text.substr(pos, nl - pos));
+    pos = nl + 1;
+    if (line.empty()) continue;
+    if (line.back() == ':') {
+      cur = &out[std::string(line.substr(0, line.size() - 1))];
+      continue;
+    }
+    if (!cur || line[0] != '.') {
+      cur = nullptr; // an instruction: the label was code
+      continue;
+    }
+    size_t sp = line.find_first_of(" \t");
+    std::string_view dir = line.substr(0, sp);
+    std::string_view rest = sp == std::string_view::npos ? std::string_view() : line.substr(sp);
+    int width = dir == ".byte"                                         ? 1
+                : dir == ".half" || dir == ".2byte" || dir == ".short" ? 2
+                : dir == ".word" || dir == ".4byte" || dir == ".long"  ? 4
+                : dir == ".dword" || dir == ".8byte" || dir == ".quad" ? 8
+                                                                       : 0;
+    if (width) {
+      for (std::string_view item : Machine::operandsOf(rest)) {
+        int64_t v = 0;
+        if (!parseInt(item, v)) {
+          cur = nullptr;
+          break;
+        }
+        for (int i = 0; i < width; ++i) cur->push_back(uint8_t(uint64_t(v) >> (8 * i)));
+      }
+    } else if (dir == ".zero") {
+      int64_t n = 0;
+      if (parseInt(rest, n) && n > 0 && n < (1 << 20)) cur->insert(cur->end(), size_t(n), 0);
+    }
+  }
+  for (auto it = out.begin(); it != out.end();)
+    it = it->second.empty() ? out.erase(it) : std::next(it);
+  return out;
+}
+
 Trace followRiscv(const std::vector<std::string_view>& lines, unsigned xlen,
-                  std::string_view call_target) {
+                  std::string_view call_target, const AsmData* data) {
   std::vector<std::string> names(kRegNames, kRegNames + 64);
   Trace t;
   t.tables = SymTables(std::move(names));
+  if (data)
+    for (const auto& [label, bytes] : *data) {
+      int base = t.tables.global(label);
+      for (size_t i = 0; i < bytes.size(); ++i) {
+        ByteSyms b;
+        for (unsigned k = 0; k < 8; ++k) b[k] = (bytes[i] >> k) & 1 ? kOne : kZero;
+        t.memory.write(base, int64_t(i), b);
+      }
+    }
   Machine m(xlen, call_target, t);
   m.run(lines);
   return t;

@@ -18,9 +18,14 @@ namespace abikit::difftest {
 /// Function name -> its instruction lines (labels and directives dropped).
 std::map<std::string, std::vector<std::string_view>> splitRiscvFunctions(std::string_view text);
 
+/// Label -> the bytes of the data that follows it (constants such as GCC's .LC0 masks).
+using AsmData = std::map<std::string, std::vector<uint8_t>>;
+AsmData parseRiscvData(std::string_view text);
+
 /// Follows one function. With `call_target` empty the snapshot is taken at its return (a
-/// callee); otherwise at its call (or tail call) of `call_target` (a caller).
+/// callee); otherwise at its call (or tail call) of `call_target` (a caller). Loads from a
+/// label of `data` read its constant bytes.
 Trace followRiscv(const std::vector<std::string_view>& lines, unsigned xlen,
-                  std::string_view call_target);
+                  std::string_view call_target, const AsmData* data = nullptr);
 
 } // namespace abikit::difftest
