@@ -82,15 +82,15 @@ struct __attribute__((aligned(64))) ring {
   uint32_t tail;
   uint32_t mask;
   uint32_t producer __attribute__((aligned(64)));
-  void *slots;
+  void* slots;
 };
 
 /* Callbacks the runtime calls. */
 struct device_ops {
-  int (*open)(void *ctx, const char *name);
-  void (*close)(void *ctx);
-  long (*transfer)(void *ctx, void *buf, size_t len);
-  void *ctx;
+  int (*open)(void* ctx, const char* name);
+  void (*close)(void* ctx);
+  long (*transfer)(void* ctx, void* buf, size_t len);
+  void* ctx;
 };
 
 /* A log entry with a flexible array of 32-bit words. */

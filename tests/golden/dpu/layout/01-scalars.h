@@ -9,7 +9,7 @@ struct scalars {
   float f;
   double d;
   long double ld;
-  void *p;
+  void* p;
   void (*fp)(void);
   __fp16 h;
 };

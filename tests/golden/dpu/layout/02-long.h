@@ -1,2 +1,9 @@
-struct char_long { char c; long l; };
-struct int_long_int { int i; long l; int j; };
+struct char_long {
+  char c;
+  long l;
+};
+struct int_long_int {
+  int i;
+  long l;
+  int j;
+};

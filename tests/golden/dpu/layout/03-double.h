@@ -1,2 +1,9 @@
-struct char_double { char c; double d; };
-struct float_double_float { float f; double d; float g; };
+struct char_double {
+  char c;
+  double d;
+};
+struct float_double_float {
+  float f;
+  double d;
+  float g;
+};

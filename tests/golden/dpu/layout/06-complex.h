@@ -1,1 +1,5 @@
-struct complexes { char c; _Complex float cf; _Complex double cd; };
+struct complexes {
+  char c;
+  _Complex float cf;
+  _Complex double cd;
+};

@@ -1,1 +1,5 @@
-struct arrays { char c[3]; short s[3]; long l[2]; };
+struct arrays {
+  char c[3];
+  short s[3];
+  long l[2];
+};

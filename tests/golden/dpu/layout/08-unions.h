@@ -1,2 +1,9 @@
-union u8 { char c[5]; int i; long l; };
-union u10 { char c[9]; short s; };
+union u8 {
+  char c[5];
+  int i;
+  long l;
+};
+union u10 {
+  char c[9];
+  short s;
+};

@@ -1,2 +1,9 @@
-struct inner { char a; int b; };
-struct outer { char x; struct inner y; char z; };
+struct inner {
+  char a;
+  int b;
+};
+struct outer {
+  char x;
+  struct inner y;
+  char z;
+};

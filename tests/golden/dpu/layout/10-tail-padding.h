@@ -1,1 +1,4 @@
-struct tail { long l; char c; };
+struct tail {
+  long l;
+  char c;
+};

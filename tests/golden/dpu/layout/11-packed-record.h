@@ -1,1 +1,5 @@
-struct __attribute__((packed)) packed_record { char c; long l; short s; };
+struct __attribute__((packed)) packed_record {
+  char c;
+  long l;
+  short s;
+};

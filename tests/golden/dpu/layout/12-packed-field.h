@@ -1,1 +1,5 @@
-struct packed_field { char c; long l __attribute__((packed)); int i; };
+struct packed_field {
+  char c;
+  long l __attribute__((packed));
+  int i;
+};

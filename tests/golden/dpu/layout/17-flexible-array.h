@@ -1,2 +1,8 @@
-struct fam_long { int n; long data[]; };
-struct fam_char { short n; char d[]; };
+struct fam_long {
+  int n;
+  long data[];
+};
+struct fam_char {
+  short n;
+  char d[];
+};

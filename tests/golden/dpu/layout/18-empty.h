@@ -1,2 +1,6 @@
 struct empty {};
-struct holder { char c; struct empty e; char d; };
+struct holder {
+  char c;
+  struct empty e;
+  char d;
+};

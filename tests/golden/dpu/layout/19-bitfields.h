@@ -1,1 +1,5 @@
-struct bits { int a:3; int b:5; char c; };
+struct bits {
+  int a : 3;
+  int b : 5;
+  char c;
+};

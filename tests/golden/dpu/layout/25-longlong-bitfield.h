@@ -1,1 +1,4 @@
-struct ll_bits { char c; long long x:20; };
+struct ll_bits {
+  char c;
+  long long x : 20;
+};

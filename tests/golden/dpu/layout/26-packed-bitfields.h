@@ -1,1 +1,5 @@
-struct __attribute__((packed)) packed_bits { char c; int x:20; int y:12; };
+struct __attribute__((packed)) packed_bits {
+  char c;
+  int x : 20;
+  int y : 12;
+};

@@ -1,1 +1,5 @@
-union bits_union { int a:3; long b:40; char c; };
+union bits_union {
+  int a : 3;
+  long b : 40;
+  char c;
+};

@@ -1,1 +1,8 @@
-struct tagged { char tag; union { int i; float f; }; long l; };
+struct tagged {
+  char tag;
+  union {
+    int i;
+    float f;
+  };
+  long l;
+};

@@ -1,1 +1,5 @@
-struct bf_field { char a; short b:4; char c; };
+struct bf_field {
+  char a;
+  short b : 4;
+  char c;
+};

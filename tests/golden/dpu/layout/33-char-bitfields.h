@@ -1,1 +1,4 @@
-struct char_bits { char a:3; char b:6; };
+struct char_bits {
+  char a : 3;
+  char b : 6;
+};

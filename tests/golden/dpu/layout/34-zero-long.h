@@ -1,1 +1,5 @@
-struct zero_long { char a; long :0; char b; };
+struct zero_long {
+  char a;
+  long : 0;
+  char b;
+};

@@ -1,1 +1,4 @@
-struct aligned_bits { char a; int b:4 __attribute__((aligned(4))); };
+struct aligned_bits {
+  char a;
+  int b : 4 __attribute__((aligned(4)));
+};

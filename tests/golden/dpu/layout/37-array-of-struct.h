@@ -1,2 +1,8 @@
-struct point { short x; char y; };
-struct polygon { char n; struct point pts[3]; };
+struct point {
+  short x;
+  char y;
+};
+struct polygon {
+  char n;
+  struct point pts[3];
+};

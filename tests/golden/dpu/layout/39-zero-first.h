@@ -1,1 +1,4 @@
-struct zero_first { int :0; char c; };
+struct zero_first {
+  int : 0;
+  char c;
+};

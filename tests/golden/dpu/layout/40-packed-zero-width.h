@@ -1,1 +1,5 @@
-struct __attribute__((packed)) packed_zero { char c; int :0; char d; };
+struct __attribute__((packed)) packed_zero {
+  char c;
+  int : 0;
+  char d;
+};

@@ -1,2 +1,9 @@
-typedef struct { char tag; long value; } boxed;
-struct box_pair { boxed a; char sep; boxed b; };
+typedef struct {
+  char tag;
+  long value;
+} boxed;
+struct box_pair {
+  boxed a;
+  char sep;
+  boxed b;
+};

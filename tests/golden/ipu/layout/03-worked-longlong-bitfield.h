@@ -1,2 +1,5 @@
 /* ipu.md section 1, worked example 3. */
-struct ll_bits { char a; long long b:8; };
+struct ll_bits {
+  char a;
+  long long b : 8;
+};

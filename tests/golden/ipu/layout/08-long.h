@@ -1,1 +1,4 @@
-struct char_long { char c; long l; };
+struct char_long {
+  char c;
+  long l;
+};

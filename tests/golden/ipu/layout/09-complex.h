@@ -1,1 +1,5 @@
-struct complexes { char c; _Complex float f; _Complex double d; };
+struct complexes {
+  char c;
+  _Complex float f;
+  _Complex double d;
+};

@@ -1,1 +1,4 @@
-struct short_ld { short s; long double x; };
+struct short_ld {
+  short s;
+  long double x;
+};

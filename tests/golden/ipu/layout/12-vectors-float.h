@@ -1,2 +1,6 @@
 #include <ipudef.h>
-struct float_vectors { float2 a; float4 b; char c; };
+struct float_vectors {
+  float2 a;
+  float4 b;
+  char c;
+};

@@ -1,1 +1,4 @@
-struct bitint_bits { char c; _BitInt(20) x:12; };
+struct bitint_bits {
+  char c;
+  _BitInt(20) x : 12;
+};

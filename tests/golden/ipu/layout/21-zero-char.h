@@ -1,1 +1,5 @@
-struct zero_char { int a:3; char :0; char b; };
+struct zero_char {
+  int a : 3;
+  char : 0;
+  char b;
+};

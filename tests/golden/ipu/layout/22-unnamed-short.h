@@ -1,1 +1,5 @@
-struct unnamed_short { char a; short :3; char b; };
+struct unnamed_short {
+  char a;
+  short : 3;
+  char b;
+};

@@ -1,1 +1,4 @@
-struct unnamed_ll { char a; long long :7; };
+struct unnamed_ll {
+  char a;
+  long long : 7;
+};

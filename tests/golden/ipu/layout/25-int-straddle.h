@@ -1,1 +1,4 @@
-struct int_straddle { int a:20; int b:20; };
+struct int_straddle {
+  int a : 20;
+  int b : 20;
+};

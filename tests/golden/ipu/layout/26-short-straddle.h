@@ -1,1 +1,4 @@
-struct short_straddle { short x:10; short y:12; };
+struct short_straddle {
+  short x : 10;
+  short y : 12;
+};

@@ -1,1 +1,5 @@
-struct __attribute__((packed)) packed_record { char c; long long x; double d; };
+struct __attribute__((packed)) packed_record {
+  char c;
+  long long x;
+  double d;
+};

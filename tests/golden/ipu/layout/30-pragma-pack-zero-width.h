@@ -1,3 +1,8 @@
 #pragma pack(2)
-struct pack_zero { char c; long long x; int :0; char d; };
+struct pack_zero {
+  char c;
+  long long x;
+  int : 0;
+  char d;
+};
 #pragma pack()

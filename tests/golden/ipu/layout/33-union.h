@@ -1,1 +1,5 @@
-union scalars_union { char c; double d; long long l; };
+union scalars_union {
+  char c;
+  double d;
+  long long l;
+};

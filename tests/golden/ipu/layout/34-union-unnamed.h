@@ -1,1 +1,4 @@
-union unnamed_union { char c; int :12; };
+union unnamed_union {
+  char c;
+  int : 12;
+};

@@ -1,1 +1,5 @@
-struct arrays { char c; double d[2]; long long l[1]; };
+struct arrays {
+  char c;
+  double d[2];
+  long long l[1];
+};

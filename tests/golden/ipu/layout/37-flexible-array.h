@@ -1,1 +1,4 @@
-struct fam_double { char n; double d[]; };
+struct fam_double {
+  char n;
+  double d[];
+};

@@ -1,1 +1,8 @@
-struct outer_anon { char t; struct { char a; int :0; }; char z; };
+struct outer_anon {
+  char t;
+  struct {
+    char a;
+    int : 0;
+  };
+  char z;
+};

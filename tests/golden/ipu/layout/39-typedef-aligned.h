@@ -1,2 +1,5 @@
 typedef double double8 __attribute__((aligned(8)));
-struct typedef_double { char c; double8 d; };
+struct typedef_double {
+  char c;
+  double8 d;
+};

@@ -1,1 +1,4 @@
-struct field_double { char c; double d __attribute__((aligned(8))); };
+struct field_double {
+  char c;
+  double d __attribute__((aligned(8)));
+};

@@ -1,1 +1,4 @@
-struct long_bits { long a:31; long b:2; };
+struct long_bits {
+  long a : 31;
+  long b : 2;
+};

@@ -1,1 +1,5 @@
-struct mixed { short s; long long x:33; char c; };
+struct mixed {
+  short s;
+  long long x : 33;
+  char c;
+};

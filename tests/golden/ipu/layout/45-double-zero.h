@@ -1,1 +1,6 @@
-struct double_zero { char a; short :0; short :0; char b; };
+struct double_zero {
+  char a;
+  short : 0;
+  short : 0;
+  char b;
+};
