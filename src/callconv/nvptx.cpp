@@ -73,9 +73,12 @@ bool bitIntWidthOk(unsigned bits) {
 }
 
 void checkAlignment(State& s, const std::string& what, uint32_t align) {
-  if (align > 128)
+  // ptxas limits the alignment of a .func's parameters and return value to 128; a kernel's
+  // parameters may have any power of two.
+  if (align > 128 && !(s.kernel && what != "the return value"))
     addNote(s, what + " is a .param aligned to " + std::to_string(align) +
-                   " bytes: llc-14 prints it, but ptxas accepts .param alignments only up to 128");
+                   " bytes: llc-14 prints it, but ptxas accepts .func parameter alignments only "
+                   "up to 128");
 }
 
 void lowerAggregate(State& s, const Type* c, ArgLowering& a, const ArgLowering* named, size_t index,

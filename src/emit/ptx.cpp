@@ -69,6 +69,11 @@ struct Prototype {
   std::vector<std::string> params;
   bool empty_return = false;        // func_retval0[0]
   std::vector<size_t> empty_params; // parameters declared as [0] arrays
+  uint64_t param_space = 0;         // bytes of the parameters laid out in order (kernels)
+
+  void addParam(uint64_t align, uint64_t size) {
+    param_space = (param_space + align - 1) / align * align + size;
+  }
 };
 
 class Printer {
@@ -123,9 +128,12 @@ public:
     return s + std::string(p.fn->name) + paramList(p);
   }
 
-  /// emitDeclaration: a declaration (`NAME` then the list on the next line, then `;`).
+  /// emitDeclaration: a declaration (`NAME` then the list on the next line, then `;`). In a
+  /// module it is always `.extern`: llc-14's declarations for the OpenCL driver interface carry
+  /// no linkage, and ptxas then wants the function defined in the same module.
   std::string declaration(const Prototype& p) const {
-    std::string s = linkage(p) + ".func " + (p.ret.empty() ? std::string() : " (" + p.ret + ") ");
+    std::string s = (options_.module && !p.definition ? std::string(".extern ") : linkage(p)) +
+                    ".func " + (p.ret.empty() ? std::string() : " (" + p.ret + ") ");
     return s + std::string(p.fn->name) + "\n" + paramList(p) + ";\n";
   }
 
@@ -149,6 +157,15 @@ public:
     if (p.empty_return)
       reject(*p.fn, "the return value is empty: it is declared func_retval0[0], which ptxas "
                     "rejects (\"Output parameter cannot be an incomplete array\")");
+    // ptxas 13: "Entry function uses too much parameter space" beyond 0x1100 bytes before PTX
+    // ISA 8.1 and beyond 0x7ffc bytes from 8.1.
+    uint64_t limit = nv.ptx_version >= 81 ? 32764 : 4352;
+    if (p.kernel && p.param_space > limit)
+      reject(*p.fn, "the kernel's parameters take " + std::to_string(p.param_space) +
+                        " bytes; ptxas accepts at most " + std::to_string(limit) +
+                        " bytes of kernel parameters with PTX ISA " +
+                        std::to_string(nv.ptx_version / 10) + "." +
+                        std::to_string(nv.ptx_version % 10) + " (4352 before 8.1, 32764 from 8.1)");
     if (p.empty_params.empty()) return;
     if (p.kernel)
       reject(*p.fn, "parameter " + std::to_string(p.empty_params.front() + 1) +
@@ -171,15 +188,18 @@ public:
 private:
   std::string array(const FunctionDecl& fn, const std::string& what, uint64_t align, uint64_t size,
                     const std::string& name, bool is_return, Prototype& p) const {
-    if (align > 128)
+    if (align > 128 && !(p.kernel && !is_return))
       reject(fn, what + " would be declared .align " + std::to_string(align) +
-                     ", which ptxas rejects (.param alignments are 1, 2, 4, 8, 16, 32, 64 or 128)");
+                     ", which ptxas rejects (the parameters and return value of a .func may be "
+                     "aligned to 1, 2, 4, 8, 16, 32, 64 or 128 bytes; only a kernel's may be "
+                     "aligned more)");
     if (size == 0) {
       if (is_return)
         p.empty_return = true;
       else
         p.empty_params.push_back(p.params.size());
     }
+    if (!is_return) p.addParam(align, size);
     return ".param .align " + std::to_string(align) + " .b8 " + name + "[" + std::to_string(size) +
            "]";
   }
@@ -187,8 +207,14 @@ private:
   /// A scalar: `.param .b32/.b64` for device functions and returns (integers narrower than 32
   /// bits promoted), the typed form for kernel parameters.
   std::string scalar(const FunctionDecl& fn, const std::string& what, const Type* c,
-                     const std::string& name, bool kernel_param) const {
+                     const std::string& name, bool kernel_param, Prototype& p) const {
     const DataModel& d = ctx_.data();
+    if (kernel_param) {
+      uint64_t bytes = c->kind == TypeKind::Int || c->kind == TypeKind::Enum
+                           ? std::max(1u, (intBits(c, d) + 7) / 8)
+                           : layout_.of(c).size;
+      p.addParam(bytes, bytes);
+    }
     if (c->kind == TypeKind::Pointer) {
       unsigned bits = unsigned(layout_.of(c).size) * 8u;
       if (!kernel_param) return ".param .b" + std::to_string(bits) + " " + name;
@@ -256,14 +282,16 @@ private:
     }
     if (a.align) // a vector, __int128 or returned aggregate: a byte array of the IR type
       return array(fn, what, a.align, size, name, !named, p);
-    return scalar(fn, what, stripTypedefs(a.type), name, p.kernel && named);
+    return scalar(fn, what, stripTypedefs(a.type), name, p.kernel && named, p);
   }
 
   // ----- nvcc 13 ------------------------------------------------------------------------------
 
-  /// Constructs nvcc 13 does not accept, or accepts with a different layout than C's, anywhere
-  /// in a value's type (nvcc compiles CUDA as C++).
-  void nvccCheck(const FunctionDecl& fn, const std::string& what, const Type* t) const {
+  /// Constructs nvcc 13 does not accept, or lays out differently than C does, anywhere in a
+  /// value's type (nvcc compiles CUDA as C++, with EDG's layout rules; checked with nvcc 13).
+  /// `inside` is true below the top level (in an aggregate).
+  void nvccCheck(const FunctionDecl& fn, const std::string& what, const Type* t,
+                 bool inside) const {
     const Type* c = stripTypedefs(t);
     switch (c->kind) {
     case TypeKind::Vector:
@@ -274,23 +302,64 @@ private:
       if (static_cast<const IntType*>(c)->is_bitint)
         reject(fn, what + " involves '" + typeName(t, ctx_) + "': nvcc 13 has no _BitInt");
       return;
-    case TypeKind::Float:
-      if (static_cast<const FloatType*>(c)->fkind == FloatKind::Fp16)
+    case TypeKind::Float: {
+      FloatKind k = static_cast<const FloatType*>(c)->fkind;
+      if (k == FloatKind::Fp16)
         reject(fn, what + " involves '" + typeName(t, ctx_) +
                        "': abikit does not model nvcc's __fp16 (use __half from cuda_fp16.h)");
+      if (k == FloatKind::LongDouble && inside)
+        reject(fn, what + " involves 'long double' inside an aggregate: nvcc lays it out as "
+                          "the host's 16-byte long double, not as NVPTX's double");
       return;
+    }
     case TypeKind::Array:
-      nvccCheck(fn, what, static_cast<const ArrayType*>(c)->element);
+      nvccCheck(fn, what, static_cast<const ArrayType*>(c)->element, true);
       return;
-    case TypeKind::Complex:
-      nvccCheck(fn, what, static_cast<const ComplexType*>(c)->element);
+    case TypeKind::Complex: {
+      const Type* el = static_cast<const ComplexType*>(c)->element;
+      if (stripTypedefs(el)->kind != TypeKind::Float)
+        reject(fn, what + " involves '" + typeName(t, ctx_) +
+                       "': nvcc accepts _Complex of floating types only");
+      nvccCheck(fn, what, el, true);
       return;
+    }
     case TypeKind::Record: {
       const RecordDecl& rd = *static_cast<const RecordType*>(c)->decl;
       if (layout_.recordType(rd).size == 0)
         reject(fn, what + " involves the empty " + rd.displayName(ctx_) +
                        ": nvcc compiles C++, where an empty struct has size 1, not 0 as in C");
-      for (const FieldDecl& f : rd.fields) nvccCheck(fn, what, f.type);
+      const RecordLayout& rl = layout_.of(rd);
+      bool zero_array = false;
+      for (const FieldDecl& f : rd.fields)
+        if (auto* at = dyn<ArrayType>(stripTypedefs(f.type)))
+          zero_array = zero_array || at->incomplete || layout_.of(at).size == 0;
+      if (zero_array && rl.data_size != rl.size)
+        reject(fn, what + " involves " + rd.displayName(ctx_) +
+                       ", which has a flexible or zero-length array member and tail padding: "
+                       "nvcc may then declare the .param without that padding (measured with "
+                       "packed members), so abikit does not predict it");
+      for (const FieldDecl& f : rd.fields) {
+        if ((rd.packed || rd.max_field_align || f.packed) && f.bit_width == 0)
+          reject(fn, what + " involves the packed " + rd.displayName(ctx_) +
+                         " with a zero-width bit-field: nvcc ignores zero-width bit-fields in "
+                         "packed records and under #pragma pack, C compilers align to them");
+        if (layout_.of(f.type).align < naturalAlign(f.type))
+          reject(fn, what + " involves " + rd.displayName(ctx_) + ", whose member '" +
+                         std::string(f.name) +
+                         "' has a typedef that lowers its alignment: nvcc "
+                         "then declares the .param with the size of its own IR type, which "
+                         "differs from sizeof");
+        if (rd.max_field_align && f.isUnnamedBitField())
+          reject(fn, what + " involves " + rd.displayName(ctx_) +
+                         ", declared under #pragma pack with an unnamed bit-field: nvcc lets "
+                         "it raise the record's alignment there, C compilers do not");
+        if ((rd.packed || rd.max_field_align) && f.aligned)
+          reject(fn, what + " involves " + rd.displayName(ctx_) +
+                         ", a packed record (or one under #pragma pack) with an aligned "
+                         "attribute on a field: nvcc and C compilers align that field "
+                         "differently");
+        nvccCheck(fn, what, f.type, true);
+      }
       return;
     }
     case TypeKind::OpenCL:
@@ -300,9 +369,52 @@ private:
     }
   }
 
+  /// The alignment of a type with every typedef's alignment attribute ignored.
+  uint32_t naturalAlign(const Type* t) const {
+    const Type* c = stripTypedefs(t);
+    if (auto* at = dyn<ArrayType>(c)) return naturalAlign(at->element);
+    if (c->kind == TypeKind::Function) return 1;
+    return layout_.of(c).align;
+  }
+
+  /// Whether a type mentions a vector anywhere, through pointers and function types too: nvcc
+  /// rejects every device function whose type "contains a vector".
+  bool mentionsVector(const Type* t, std::vector<const RecordDecl*>& seen) const {
+    const Type* c = stripTypedefs(t);
+    switch (c->kind) {
+    case TypeKind::Vector:
+      return true;
+    case TypeKind::Pointer:
+      return mentionsVector(static_cast<const PointerType*>(c)->pointee, seen);
+    case TypeKind::Array:
+      return mentionsVector(static_cast<const ArrayType*>(c)->element, seen);
+    case TypeKind::Record: {
+      const RecordDecl* rd = static_cast<const RecordType*>(c)->decl;
+      if (std::find(seen.begin(), seen.end(), rd) != seen.end()) return false;
+      seen.push_back(rd);
+      for (const FieldDecl& f : rd->fields)
+        if (mentionsVector(f.type, seen)) return true;
+      return false;
+    }
+    case TypeKind::Function: {
+      auto* ft = static_cast<const FunctionType*>(c);
+      if (mentionsVector(ft->result, seen)) return true;
+      for (const ParamDecl& p : ft->params)
+        if (mentionsVector(p.type, seen)) return true;
+      return false;
+    }
+    default:
+      return false;
+    }
+  }
+
   void nvccPrototype(const FunctionDecl& fn, Prototype& p) {
     const FunctionType* ft = fn.type;
     if (ft->fkind == FunctionKind::Vertex) reject(fn, "vertex functions do not exist on NVPTX");
+    std::vector<const RecordDecl*> seen;
+    if (mentionsVector(ft, seen))
+      reject(fn, "its type mentions a vector type: nvcc rejects device functions whose type "
+                 "contains a vector (vector_size), even behind a pointer");
     if (ft->variadic) reject(fn, "nvcc does not compile variadic device functions");
     if (!ft->prototyped) reject(fn, "a function without a prototype (nvcc compiles C++)");
     if (fn.is_static)
@@ -325,23 +437,36 @@ private:
   std::string nvccValue(const FunctionDecl& fn, const Type* t, const ArgLowering* named,
                         size_t index, const std::string& name, Prototype& p) const {
     const std::string what = describe(named, index);
-    nvccCheck(fn, what, t);
+    nvccCheck(fn, what, t, false);
     const Type* c = stripTypedefs(t);
     switch (c->kind) {
     case TypeKind::Record:
     case TypeKind::Complex: {
-      // Parameters and return values alike: the C alignment, no floor.
-      TypeLayout tl = layout_.of(c);
-      return array(fn, what, tl.align, tl.size, name, !named, p);
+      // Parameters and return values alike: the C alignment (a typedef's alignment included,
+      // unlike clang, which classifies canonical types), no floor.
+      TypeLayout tl = layout_.of(t);
+      if (tl.align < naturalAlign(t))
+        reject(fn, what + " has type '" + typeName(t, ctx_) +
+                       "', a typedef that lowers the alignment of an aggregate: nvcc does not "
+                       "always use the lowered alignment for the .param");
+      uint64_t align = tl.align;
+      // nvcc raises the alignment of a device function's aggregate parameter larger than 128
+      // bytes to at least 4 (measured: 128 bytes keep their alignment, 129 get 4; kernels and
+      // return values keep theirs).
+      if (named && !p.kernel && tl.size > 128) align = std::max<uint64_t>(align, 4);
+      return array(fn, what, align, tl.size, name, !named, p);
     }
     case TypeKind::Int:
     case TypeKind::Enum:
-      if (intBits(c, ctx_.data()) == 128) return array(fn, what, 16, 16, name, !named, p);
-      return scalar(fn, what, c, name, p.kernel && named);
+      if (intBits(c, ctx_.data()) == 128) {
+        TypeLayout tl = layout_.of(t); // a typedef's alignment included
+        return array(fn, what, tl.align, tl.size, name, !named, p);
+      }
+      return scalar(fn, what, c, name, p.kernel && named, p);
     case TypeKind::Float:
     case TypeKind::Pointer:
       layout_.of(c); // rejects the types the target lacks
-      return scalar(fn, what, c, name, p.kernel && named);
+      return scalar(fn, what, c, name, p.kernel && named, p);
     default:
       reject(fn, what + " has type '" + typeName(t, ctx_) + "', which cannot be passed");
     }

@@ -10,13 +10,18 @@ class Gen {
 public:
   Gen(uint64_t seed, const std::string& prefix, const Target& target, const PtxGenOptions& o)
       : rng_(seed), prefix_(prefix), target_(target), o_(o), d_(dataModelFor(target, Language::C)) {
-    c_.types = generateCase(seed ^ 0x5bd1e995u, prefix, target, OracleKind::Clang);
+    c_.types = generateCase(seed ^ 0x5bd1e995u, prefix, target,
+                            o.nvcc ? OracleKind::Gcc : OracleKind::Clang);
     for (size_t r = 0; r < c_.types.records.size(); ++r)
       if (c_.types.isNamed(int(r))) named_.push_back(recordSpelling(c_.types.records[r]));
     for (const GEnum& e : c_.types.enums) named_.push_back("enum " + e.name);
     for (const GTypedef& t : c_.types.typedefs) {
-      // Array typedefs decay as parameters and cannot be returned.
-      (t.dims.empty() ? named_ : array_typedefs_).push_back(t.name);
+      // Array typedefs (also through other typedefs) decay as parameters and cannot be
+      // returned.
+      const GTypedef* u = &t;
+      while (u->dims.empty() && u->vec == GTypedef::None && u->base.kind == GBase::Typedef)
+        u = &c_.types.typedefs[size_t(u->base.ref)];
+      (u->dims.empty() ? named_ : array_typedefs_).push_back(t.name);
     }
   }
 
@@ -115,7 +120,8 @@ private:
     static const char* const k[] = {"float", "double",        "long double", "char",
                                     "short", "int",           "long long",   "unsigned int",
                                     "float", "unsigned char", "long"};
-    return std::string("_Complex ") + k[below(std::size(k))];
+    // nvcc (C++) accepts _Complex of floating types only.
+    return std::string("_Complex ") + k[below(o_.nvcc ? 3 : std::size(k))];
   }
 
   std::string specialRecord() {
