@@ -783,3 +783,80 @@ TEST(CParseErrors, SyntaxErrors) {
   EXPECT_EQ(errorLine("typedef int T = 3;\n"),
             "test.h:1:15: error: illegal initializer (only variables can be initialized)");
 }
+
+// ----- smaller features -----------------------------------------------------------------------
+
+TEST(CParse, LiteralsAndTheirTypes) {
+  Parsed p = parse(R"C(
+#include <uchar.h>
+struct S {
+  char a[sizeof(L"ab")];
+  char b[sizeof(u"ab")];
+  char c[sizeof(U"ab")];
+  char d[sizeof(u8"ab")];
+  char e[sizeof("a" "bc")];
+  char f[sizeof(L'x')];
+  char g[sizeof(u'x')];
+  char h[_Generic(u'x', char16_t: 1, default: 2)];
+  char i[sizeof(1.0f) + sizeof(1.0) + sizeof(1.0L)];
+  char j['\x41' - 64];
+  char k[__builtin_constant_p(3 * 4) + __builtin_constant_p(*(int *)0)];
+};)C");
+  auto n = [&](const char* f) { return dyn<ArrayType>(p.field("S", f)->type)->count; };
+  EXPECT_EQ(n("a"), 12u);
+  EXPECT_EQ(n("b"), 6u);
+  EXPECT_EQ(n("c"), 12u);
+  EXPECT_EQ(n("d"), 3u);
+  EXPECT_EQ(n("e"), 4u);
+  EXPECT_EQ(n("f"), 4u);
+  EXPECT_EQ(n("g"), 2u);
+  EXPECT_EQ(n("h"), 1u);
+  EXPECT_EQ(n("i"), 4u + 8 + 16);
+  EXPECT_EQ(n("j"), 1u);
+  EXPECT_EQ(n("k"), 1u);
+}
+
+TEST(CParse, OffsetofThroughAnonymousMembersAndArrays) {
+  Parsed p = parse(R"C(
+struct In { int a; int arr[4]; };
+struct S { char c; union { struct { short s; struct In in[2]; }; long l; }; };
+struct T {
+  char a[__builtin_offsetof(struct S, in[1].arr[2])];
+  char b[__builtin_offsetof(struct S, l)];
+};)C");
+  EXPECT_EQ(dyn<ArrayType>(p.field("T", "a")->type)->count, 8u + 4 + 20 + 4 + 8);
+  EXPECT_EQ(dyn<ArrayType>(p.field("T", "b")->type)->count, 8u);
+}
+
+TEST(CParse, EnumeratorTypesInCxxAreTheEnum) {
+  Parsed p = parse("enum E { A };\nstruct S { char a[sizeof(A)]; };\n", "nvptx64-nvidia-cuda", Language::CUDA);
+  EXPECT_EQ(dyn<ArrayType>(p.field("S", "a")->type)->count, 4u);
+  Parsed packed = parse("enum __attribute__((packed)) E { A };\nstruct S { char a[sizeof(A)]; };\n",
+                        "nvptx64-nvidia-cuda", Language::CUDA);
+  EXPECT_EQ(dyn<ArrayType>(packed.field("S", "a")->type)->count, 1u); // the enum type
+  Parsed c = parse("enum __attribute__((packed)) E { A };\nstruct S { char a[sizeof(A)]; };\n");
+  EXPECT_EQ(dyn<ArrayType>(c.field("S", "a")->type)->count, 4u); // C: int
+}
+
+TEST(CParse, ModeByteAndPointer) {
+  Parsed p = parse("typedef int b __attribute__((mode(byte)));\ntypedef unsigned long p __attribute__((mode(pointer)));\n",
+                   "riscv32-unknown-elf");
+  EXPECT_EQ(typeName(p.typedefNamed("b")->underlying, *p.ctx), "signed char");
+  EXPECT_EQ(typeName(p.typedefNamed("p")->underlying, *p.ctx), "unsigned int");
+}
+
+TEST(CParse, IncludeLevelAndHasIncludeNext) {
+  TempDir dir;
+  dir.write("a/h.h", "#if __has_include_next(<h.h>)\n#include_next <h.h>\n#endif\n"
+                     "struct A { char level[__INCLUDE_LEVEL__ + 1]; };\n");
+  dir.write("b/h.h", "struct B { char level[__INCLUDE_LEVEL__ + 1]; };\n");
+  ParseOptions o;
+  o.include_dirs = {dir.file("a"), dir.file("b")};
+  Parsed p = parse("#include <h.h>\n", "riscv64-unknown-elf", Language::C, o);
+  EXPECT_EQ(dyn<ArrayType>(p.field("A", "level")->type)->count, 2u);
+  EXPECT_EQ(dyn<ArrayType>(p.field("B", "level")->type)->count, 3u);
+}
+
+TEST(CParse, PragmaGccError) {
+  EXPECT_EQ(errorLine("#pragma GCC error \"not here\"\n"), "test.h:1:1: error: #pragma GCC error \"not here\"");
+}
