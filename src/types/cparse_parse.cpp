@@ -686,9 +686,9 @@ private:
   Value parseSizeofAlignof(Kw which, const Loc& at, bool eval);
   Value parseGeneric(bool eval);
   Value intValue(const Type* t, unsigned __int128 v, bool known = true);
-  Value rvalue(Value v, const Loc& at);
-  Value convert(Value v, const Type* to, const Loc& at, bool explicit_cast);
-  Value arith(Tok op, Value a, Value b, const Loc& at, bool eval);
+  Value rvalue(const Value& v, const Loc& at);
+  Value convert(const Value& v, const Type* to, const Loc& at, bool explicit_cast);
+  Value arith(Tok op, const Value& a, const Value& b, const Loc& at, bool eval);
   Value memberAccess(Value base, Ident* name, const Loc& at, bool arrow);
   const Type* promote(const Type* t);
   const Type* usualArith(const Type* a, const Type* b);
@@ -3362,7 +3362,7 @@ long double roundTo(long double v, const Type* t, const DataModel& d) {
 }
 } // namespace
 
-Value Parser::rvalue(Value v, const Loc& at) {
+Value Parser::rvalue(const Value& v, const Loc& at) {
   (void)at;
   if (v.kind != Value::LValue) return v;
   const Type* c = stripTypedefs(v.type);
@@ -3391,7 +3391,7 @@ Value Parser::rvalue(Value v, const Loc& at) {
   return r;
 }
 
-Value Parser::convert(Value v, const Type* to, const Loc& at, bool explicit_cast) {
+Value Parser::convert(const Value& v, const Type* to, const Loc& at, bool explicit_cast) {
   const Type* c = stripTypedefs(to);
   Value r;
   r.type = to;
@@ -3491,7 +3491,7 @@ Value Parser::convert(Value v, const Type* to, const Loc& at, bool explicit_cast
   }
 }
 
-Value Parser::arith(Tok op, Value a, Value b, const Loc& at, bool eval) {
+Value Parser::arith(Tok op, const Value& a, const Value& b, const Loc& at, bool eval) {
   const Type* ca = a.type ? stripTypedefs(a.type) : nullptr;
   const Type* cb = b.type ? stripTypedefs(b.type) : nullptr;
   bool folded = a.folded || b.folded;
