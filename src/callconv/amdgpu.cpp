@@ -352,6 +352,9 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
           // CCPassByVal<4, 4>: the caller copies the object into the outgoing area.
           // The lowering stays Direct (the object itself is in the argument area; no pointer
           // is passed); `byval` and `align` record clang's byval attribute and alignment.
+          if (tl.size > UINT32_MAX)
+            lw.fail(&a, "a byval aggregate of " + std::to_string(tl.size) +
+                            " bytes (more than the 4 GiB a part can describe)");
           uint64_t size = std::max<uint64_t>(tl.size, 4);
           uint64_t align = std::max<uint64_t>(tl.align, 4);
           a.byval = true;

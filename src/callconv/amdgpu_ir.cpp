@@ -499,9 +499,12 @@ void IrTypes::memoryLeaves(const Type* t, uint64_t base, std::vector<Leaf>& out)
     return;
   }
   case TypeKind::Array: {
+    // The IR array's stride is its element's IR alloc size: for an over-aligned typedef whose
+    // C arrays are rounded up (`T x[3][1]` with `T` 4 bytes, aligned to 8), the IR elements are
+    // closer together than the C elements and the registers hold the memory at IR offsets.
     auto* at = static_cast<const ArrayType*>(c);
     if (at->incomplete || at->count == 0) return;
-    uint64_t es = layout_.of(at->element).size;
+    uint64_t es = allocSize(at->element);
     for (uint64_t i = 0; i < at->count; ++i) {
       memoryLeaves(at->element, base + i * es, out);
       if (out.size() >= kMaxLeaves) break;

@@ -723,6 +723,10 @@ KernelArguments computeKernelArguments(const LayoutEngine& layout, const Functio
     offset = alignUp(offset, a.align);
     a.offset = offset;
     offset += a.size;
+    // LLVM keeps kernel-argument offsets and the segment size in 32 bits.
+    if (offset > UINT32_MAX)
+      detail::unsupportedAt(ctx, p.loc,
+                            kname + ", " + what + ": the kernarg segment would exceed 4 GiB");
     max_align = std::max(max_align, a.align);
     out.args.push_back(std::move(a));
   }

@@ -215,6 +215,19 @@ TEST(AmdgpuCallconv, RecordLoweringPaddingAndBitFields) {
   EXPECT_EQ(s.parts[24].offset, 36u); // [12 x i8] padding
 }
 
+// Arrays of an over-aligned typedef: clang's IR array is [3 x [1 x i32]] (stride 4) while the
+// C elements are 8 apart; the registers hold the memory at the IR offsets (llc-14 checked).
+TEST(AmdgpuCallconv, OverAlignedArrayElementsUseTheIrStride) {
+  Amdgpu a;
+  FunctionLowering f = a.lower("enum E { E0 = 34 };\n"
+                               "typedef enum E T __attribute__((aligned(8)));\n"
+                               "struct S { T f0[3][1]; };\nstruct S f(void);",
+                               "f");
+  ASSERT_EQ(f.ret.parts.size(), 15u);
+  EXPECT_EQ(parts(f.ret).substr(0, 41), "direct 0+4:v0 4+4:v1 8+4:v2 12+1:v3 13+1:");
+  EXPECT_EQ(f.ret.parts[14].offset, 23u);
+}
+
 TEST(AmdgpuCallconv, Returns) {
   Amdgpu a;
   std::string decls = "struct Big { int a[20]; };\nstruct C40 { char c[40]; };\n"
@@ -265,6 +278,9 @@ TEST(AmdgpuCallconv, Rejections) {
       "union V { int a; unsigned b; } __attribute__((transparent_union));\nvoid g(union V v);",
       "g");
   EXPECT_EQ(parts(f.params[0]), "direct 0+4:v0");
+  // Objects beyond what a part can describe are refused.
+  EXPECT_NE(a.error("struct G { char c[5000000000]; };\nvoid g2(struct G);", "g2").find("4 GiB"),
+            std::string::npos);
   // A record of a million padding bytes is refused rather than described.
   EXPECT_NE(
       a.error("struct H { char c; } __attribute__((aligned(1 << 20)));\nvoid h2(struct H);", "h2"),

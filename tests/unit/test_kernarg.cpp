@@ -270,6 +270,10 @@ TEST(Kernarg, Rejections) {
   EXPECT_NE(k.error("r").find("must return void"), std::string::npos);
   EXPECT_NE(k.error("notk").find("is not a kernel"), std::string::npos);
   EXPECT_NE(k.error("m").find("msaa"), std::string::npos);
+  Kernels big("struct G { char c[3000000000]; };\n"
+              "__kernel void g(struct G a, struct G b) {}\n",
+              Language::OpenCL);
+  EXPECT_NE(big.error("g").find("4 GiB"), std::string::npos);
   // Errors carry the parameter's position.
   try {
     k.get("b");
