@@ -662,6 +662,63 @@ std::string renderCallers(const std::vector<Proto>& protos, const std::string& d
   return s;
 }
 
+namespace {
+
+/// Loads a value of type `t` from abk_in (through an integer carrier for _BitInt, as above).
+std::string loadTyped(const Type* t, const TypeContext& ctx, const std::string& var,
+                      uint64_t offset) {
+  std::string at = "abk_in + " + std::to_string(offset);
+  if (auto* it = dyn<IntType>(stripTypedefs(t)); it && it->is_bitint && it->bits <= 64) {
+    std::string c =
+        std::string(it->is_signed ? "signed " : "unsigned ") + (it->bits <= 8    ? "char"
+                                                                : it->bits <= 16 ? "short"
+                                                                : it->bits <= 32 ? "int"
+                                                                                 : "long long");
+    return "{ " + c + " c_; __builtin_memcpy(&c_, " + at + ", sizeof(c_)); " + var + " = (" +
+           typeName(t, ctx) + ")c_; }";
+  }
+  return "__builtin_memcpy(&" + var + ", " + at + ", sizeof(" + var + "));";
+}
+
+} // namespace
+
+std::string renderCalleeFor(const FunctionDecl& fn, const TypeContext& ctx, const ProbeLayout& l) {
+  const FunctionType* ft = fn.type;
+  std::string s = typeName(ft->result, ctx) + " " + std::string(fn.name) + "(";
+  for (size_t i = 0; i < ft->params.size(); ++i)
+    s += (i ? ", " : "") + typeName(ft->params[i].type, ctx) + " a" + std::to_string(i);
+  if (ft->variadic) s += ft->params.empty() ? "..." : ", ...";
+  if (ft->params.empty() && !ft->variadic) s += "void";
+  s += ") {\n";
+  for (size_t i = 0; i < ft->params.size(); ++i)
+    s += "  __builtin_memcpy(abk_out + " + std::to_string(l.param_offsets[i]) + ", &a" +
+         std::to_string(i) + ", sizeof(a" + std::to_string(i) + "));\n";
+  if (stripTypedefs(ft->result)->kind != TypeKind::Void)
+    s += "  " + typeName(ft->result, ctx) + " r;\n  " +
+         loadTyped(ft->result, ctx, "r", l.ret_offset) + "\n  return r;\n";
+  return s + "}\n";
+}
+
+std::string renderCallerFor(const FunctionDecl& fn, const std::vector<const Type*>& extra,
+                            const TypeContext& ctx, const ProbeLayout& l,
+                            const std::string& caller) {
+  const FunctionType* ft = fn.type;
+  std::string s = "void " + caller + "(void) {\n", args;
+  size_t n = ft->params.size() + extra.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Type* t = i < ft->params.size() ? ft->params[i].type : extra[i - ft->params.size()];
+    std::string v = "v" + std::to_string(i);
+    s += "  " + typeName(t, ctx) + " " + v + ";\n  " + loadTyped(t, ctx, v, l.param_offsets[i]) +
+         "\n";
+    args += (i ? ", " : "") + v;
+  }
+  return s + "  " + std::string(fn.name) + "(" + args + ");\n}\n";
+}
+
+std::string probeHeader() {
+  return kProbeHeader;
+}
+
 // ----- building into a TypeContext ----------------------------------------------------------
 
 BuiltProto buildProto(const Proto& p, TypeContext& ctx, uint32_t file) {

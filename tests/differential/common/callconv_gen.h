@@ -129,4 +129,14 @@ ProbeLayout probeLayout(const BuiltProto& b, const LayoutEngine& layout);
 
 std::string protoText(const Proto& p); // the prototype and its declarations, for messages
 
+/// Probe functions for a function declared in C text (the text keeps its declaration): the
+/// callee definition, and a caller `caller` that passes extra arguments of `extra` types.
+/// Types are spelled with abikit's typeName().
+std::string renderCalleeFor(const FunctionDecl& fn, const TypeContext& ctx, const ProbeLayout& l);
+std::string renderCallerFor(const FunctionDecl& fn, const std::vector<const Type*>& extra,
+                            const TypeContext& ctx, const ProbeLayout& l,
+                            const std::string& caller);
+/// The declarations of abk_in and abk_out the probe functions use.
+std::string probeHeader();
+
 } // namespace abikit::difftest

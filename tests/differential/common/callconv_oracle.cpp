@@ -160,18 +160,39 @@ void markData(const Type* t, const LayoutEngine& layout, uint64_t bit, std::vect
       markData(fd.type, layout, at, out);
     }
     if (!rd.is_union) return;
-    // clang represents a union by one member's IR type; when that is an integer of N bits
-    // (a bit-field's storage, or a _BitInt(N)) with N not a multiple of 8, copying the union
-    // keeps only N bits of its first bytes. Bits another member has there are not compared.
+    // clang represents a union by one member's IR type (the first with the largest alignment,
+    // then size) followed by padding bytes; copying a union keeps only what that member's IR
+    // type holds in its first bytes. Bits other members have there are not compared.
+    const FieldDecl* storage = nullptr;
+    uint64_t s_align = 0, s_size = 0;
     for (const FieldDecl& fd : rd.fields) {
-      uint64_t n = 0;
-      if (fd.isBitField())
-        n = std::min<uint64_t>(uint64_t(fd.bit_width), layout.of(fd.type).size * 8);
-      else if (auto* it = dyn<IntType>(stripTypedefs(fd.type)); it && it->is_bitint)
-        n = it->bits;
-      if (n == 0 || n % 8 == 0) continue;
-      for (uint64_t b = n; b < (n + 7) / 8 * 8 && bit + b < out.size(); ++b) out[bit + b] = 0;
+      if (fd.isBitField() && fd.bit_width == 0) continue;
+      uint64_t a, n;
+      if (fd.isBitField()) {
+        uint64_t w = std::min<uint64_t>(uint64_t(fd.bit_width), layout.of(fd.type).size * 8);
+        n = w <= 8 ? 1 : w <= 16 ? 2 : w <= 32 ? 4 : w <= 64 ? 8 : 16;
+        a = n;
+      } else {
+        TypeLayout tl = layout.of(fd.type);
+        a = tl.align;
+        n = tl.size;
+      }
+      if (!storage || a > s_align || (a == s_align && n > s_size)) {
+        storage = &fd;
+        s_align = a;
+        s_size = n;
+      }
     }
+    if (!storage) return;
+    std::vector<uint8_t> keep(out.size(), 0);
+    if (storage->isBitField()) {
+      uint64_t w =
+          std::min<uint64_t>(uint64_t(storage->bit_width), layout.of(storage->type).size * 8);
+      for (uint64_t b = 0; b < w && bit + b < keep.size(); ++b) keep[bit + b] = 1;
+    } else {
+      markData(storage->type, layout, bit, keep);
+    }
+    for (uint64_t b = bit; b < bit + s_size * 8 && b < out.size(); ++b) out[b] = out[b] && keep[b];
     return;
   }
   default:
