@@ -19,8 +19,10 @@ struct TypeLayout {
 
 struct FieldLayout {
   uint64_t bit_offset = 0; // from the start of the record
-  uint64_t size = 0;       // bytes of the declared type (for bit-fields: the declared type)
-  uint32_t align = 1;      // alignment of the declared type (after typedef/field attributes)
+  uint64_t size = 0;       // bytes of the declared type (0 for a flexible array member)
+  uint32_t align = 1;      // bit-fields: the declared type's alignment (after typedef aligned);
+                           // other members: the alignment they were placed with (the type's,
+                           // raised by aligned(N), 1 if packed, capped by #pragma pack)
   int32_t bit_width = -1;  // -1: not a bit-field
 };
 
