@@ -115,6 +115,7 @@ uint64_t numRegsForType(const LayoutEngine& layout, const Type* t) {
     return n;
   }
   if (const ArrayType* at = asArray(c); at && at->incomplete) return 0;
+  if (auto* ot = dyn<OpenCLType>(c)) return (IrTypes::openclPointer(ot->okind).second + 31) / 32;
   return (layout.of(c).size * 8 + 31) / 32;
 }
 

@@ -287,6 +287,23 @@ TEST(AmdgpuCallconv, Rejections) {
       "");
 }
 
+// OpenCL built-in types are pointers (images and samplers into the constant space, event_t into
+// the private space, queues and pipes into the global space); llc-14 checked.
+TEST(AmdgpuCallconv, OpenClDeviceFunctions) {
+  Amdgpu a("gfx906", Language::OpenCL);
+  FunctionLowering f = a.lower("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                               "void f(read_only image2d_t i, event_t e, int x, sampler_t s,\n"
+                               "       queue_t q, bool b, half h);",
+                               "f");
+  EXPECT_EQ(parts(f.params[0]), "direct 0+4:v0 4+4:v1");
+  EXPECT_EQ(parts(f.params[1]), "direct 0+4:v2");
+  EXPECT_EQ(parts(f.params[2]), "direct 0+4:v3");
+  EXPECT_EQ(parts(f.params[3]), "direct 0+4:v4 4+4:v5");
+  EXPECT_EQ(parts(f.params[4]), "direct 0+4:v6 4+4:v7");
+  EXPECT_EQ(parts(f.params[5]), "zext 0+1:v8");
+  EXPECT_EQ(parts(f.params[6]), "direct 0+2:v9");
+}
+
 TEST(AmdgpuCallconv, KernelsLiveInTheKernargSegment) {
   Amdgpu a("gfx906", Language::OpenCL);
   FunctionLowering f = a.lower("__kernel void k(__global float *p, char c, float4 v);", "k");
