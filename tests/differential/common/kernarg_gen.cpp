@@ -60,10 +60,15 @@ private:
                                              "_Float16"};
       return pick(kHip);
     }
-    static constexpr const char* kCl[] = {
-        "char",          "uchar",          "short",        "ushort",       "int",  "uint",
-        "long",          "ulong",          "float",        "double",       "half", "signed char",
-        "unsigned char", "unsigned short", "unsigned int", "unsigned long"};
+    static constexpr const char* kCl[] = {"char",          "uchar",
+                                          "short",         "ushort",
+                                          "int",           "uint",
+                                          "long",          "ulong",
+                                          "float",         "double",
+                                          "half",          "signed char",
+                                          "unsigned char", "unsigned short",
+                                          "unsigned int",  "unsigned long",
+                                          "__int128",      "unsigned __int128"};
     return pick(kCl);
   }
 
