@@ -148,6 +148,7 @@ FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, con
   if (!options.variadic_args.empty() && !ft->variadic)
     detail::unsupported(fn, "extra arguments given but the function is not variadic");
   out.ret.type = ft->result;
+  out.params.reserve(ft->params.size() + options.variadic_args.size());
   for (const ParamDecl& p : ft->params) {
     ArgLowering a;
     a.name = p.name;
