@@ -337,7 +337,8 @@ struct Rules {
   Classified classify(const Type* type, bool fixed, int& gprs, int& fprs, bool is_return) const {
     Classified out;
     const Type* t = stripTypedefs(passedType(type));
-    const uint64_t vsize = layout.of(t).size;
+    const TypeLayout tl = layout.of(t);
+    const uint64_t vsize = tl.size;
     const uint64_t size = vsize * 8;
 
     if (isEmptyRecord(t)) {
@@ -411,7 +412,7 @@ struct Rules {
     }
 
     // The integer convention. clang-14 counts the GPRs it expects the value to take.
-    const uint64_t align = uint64_t(layout.of(t).align) * 8;
+    const uint64_t align = uint64_t(tl.align) * 8;
     bool must_use_stack = false;
     int needed = 1;
     if (!fixed && align == 2 * xlen)
@@ -704,6 +705,7 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
       as.pointer(a);
       continue;
     }
+    a.parts.reserve(size_t(c.count) * 2); // a value takes at most two locations
     for (int i = 0; i < c.count; ++i) {
       if (!as.assign(a, c.v[i], fixed)) {
         // The back end passes a value of more than two pieces (fp128 on RV32) through a
