@@ -104,6 +104,23 @@ const ByteSyms* Memory::written(int base, int64_t offset) const {
 
 namespace {
 
+/// The alignment of the IR type clang gives `t` (it differs from the C alignment for _BitInt
+/// wider than 64 bits: LLVM aligns i65..i128 like i128 on 64-bit targets).
+uint64_t irAlign(const Type* t, const LayoutEngine& layout) {
+  const Type* c = stripTypedefs(t);
+  if (auto* it = dyn<IntType>(c); it && it->is_bitint) {
+    unsigned n = it->bits;
+    return n <= 8                                      ? 1
+           : n <= 16                                   ? 2
+           : n <= 32                                   ? 4
+           : n <= 64                                   ? 8
+           : layout.context().data().pointer.size == 8 ? 16
+                                                       : 8;
+  }
+  if (auto* at = dyn<ArrayType>(c); at && !at->incomplete) return irAlign(at->element, layout);
+  return layout.of(c).align;
+}
+
 void markData(const Type* t, const LayoutEngine& layout, uint64_t bit, std::vector<uint8_t>& out) {
   const Type* c = stripTypedefs(t);
   auto set = [&](uint64_t from, uint64_t n) {
@@ -174,7 +191,7 @@ void markData(const Type* t, const LayoutEngine& layout, uint64_t bit, std::vect
         a = n;
       } else {
         TypeLayout tl = layout.of(fd.type);
-        a = tl.align;
+        a = irAlign(fd.type, layout);
         n = tl.size;
       }
       if (!storage || a > s_align || (a == s_align && n > s_size)) {
