@@ -16,6 +16,9 @@ namespace abikit::detail {
 namespace {
 
 constexpr unsigned kMaxNesting = 256;
+// How deeply types may nest (arrays, pointers, typedefs, records, functions): everything that
+// walks a type recursively (layout, spelling, comparison) stays far from the stack's end.
+constexpr uint32_t kMaxTypeDepth = 400;
 
 // ----- keywords -------------------------------------------------------------------------------
 
@@ -421,6 +424,52 @@ IntKind toUnsignedKind(IntKind k) {
   }
 }
 
+/// A map from pointers to small numbers (open addressing; pointers are never removed).
+class PtrMap {
+public:
+  PtrMap() : slots_(1024) {}
+  uint32_t get(const void* key) const {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = index(key, mask);; i = (i + 1) & mask) {
+      if (slots_[i].key == key) return slots_[i].value;
+      if (!slots_[i].key) return 0;
+    }
+  }
+  void set(const void* key, uint32_t value) {
+    size_t mask = slots_.size() - 1;
+    size_t i = index(key, mask);
+    while (slots_[i].key && slots_[i].key != key) i = (i + 1) & mask;
+    if (!slots_[i].key && ++count_ * 2 > slots_.size()) {
+      grow();
+      set(key, value);
+      return;
+    }
+    slots_[i] = {key, value};
+  }
+
+private:
+  struct Slot {
+    const void* key = nullptr;
+    uint32_t value = 0;
+  };
+  static size_t index(const void* key, size_t mask) {
+    return size_t((reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+  }
+  void grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (!s.key) continue;
+      size_t i = index(s.key, mask);
+      while (slots_[i].key) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t count_ = 0;
+};
+
 /// A small vector with inline storage for trivially copyable elements (no initialisation of
 /// the inline slots, so that an empty one costs nothing).
 template <class T, size_t N> class SmallVec {
@@ -741,6 +790,28 @@ private:
   std::vector<Loc> member_locs_;
   std::vector<Ident*> member_names_;
   uint32_t mark_ = 0;
+  // Nesting depth of the composite types built so far (scalars and enums are 0).
+  PtrMap type_depth_;
+  uint32_t depthOf(const Type* t) const {
+    const Type* u = t->unqualified;
+    switch (u->kind) {
+    case TypeKind::Void:
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Enum:
+      return 0;
+    default:
+      return type_depth_.get(u);
+    }
+  }
+  void checkDepth(uint32_t d, const Loc& at) const {
+    if (d > kMaxTypeDepth)
+      fail(at, "type nested too deeply (more than " + std::to_string(kMaxTypeDepth) +
+                   " levels of arrays, pointers, typedefs, records and functions)");
+  }
+  void setDepth(const Type* t, uint32_t d) {
+    if (d) type_depth_.set(t->unqualified, d);
+  }
   // Direct-mapped caches in front of the TypeContext's interning tables.
   struct PtrCacheEntry {
     const Type* pointee = nullptr;
@@ -2190,6 +2261,10 @@ void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
       }
     }
   }
+  uint32_t depth = 0;
+  for (const FieldDecl& f : rd->fields) depth = std::max(depth, depthOf(f.type));
+  checkDepth(depth + 1, at);
+  setDepth(ctx_.recordType(rd), depth + 1);
   rd->complete = true;
   // transparent_union: clang drops it (with a warning) unless every member has the first
   // member's size and at most its alignment, and the first member is not floating-point.
@@ -2665,13 +2740,19 @@ QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclConte
     const Chunk& c = d.chunks[i];
     last_fn = nullptr;
     switch (c.kind) {
-    case Chunk::Pointer:
+    case Chunk::Pointer: {
+      uint32_t depth = depthOf(t.t) + 1;
+      checkDepth(depth, c.loc);
       t.t = pointerTo(t.t, t.has_as ? t.as : 0);
+      setDepth(t.t, depth);
       t.has_as = c.has_as;
       t.as = c.as;
       if (c.quals) t.t = ctx_.qualified(t.t, c.quals);
       break;
+    }
     case Chunk::Array: {
+      uint32_t depth = depthOf(t.t) + 1;
+      checkDepth(depth, c.loc);
       const Type* e = stripTypedefs(t.t);
       if (e->kind == TypeKind::Function) fail(c.loc, who() + " declared as array of functions");
       if (e->kind == TypeKind::Void) fail(c.loc, "array has incomplete element type 'void'");
@@ -2694,6 +2775,7 @@ QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclConte
         }
         t.t = ctx_.arrayOf(t.t, c.count);
       }
+      setDepth(t.t, depth);
       if (c.quals && dc == DeclContext::Param) {
         // int a[const 3]: the qualifiers go to the adjusted pointer; keep them on the array.
         t.t = ctx_.qualified(t.t, c.quals);
@@ -2705,6 +2787,10 @@ QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclConte
       if (r->kind == TypeKind::Function) fail(c.loc, "function cannot return function type");
       if (r->kind == TypeKind::Array) fail(c.loc, "function cannot return array type");
       if (t.has_as && t.as != 0) fail(c.loc, "return type cannot be qualified with address space");
+      uint32_t depth = depthOf(t.t);
+      for (const ParamDecl& pd : c.fn->params) depth = std::max(depth, depthOf(pd.type));
+      checkDepth(depth + 1, c.loc);
+      setDepth(c.fn, depth + 1);
       c.fn->result = t.t;
       t = QType{c.fn};
       last_fn = c.fn;
@@ -2950,6 +3036,8 @@ void Parser::declareTypedef(DeclSpec& ds, QType t, Declarator& d) {
                            typeStr(prev) + "')");
     return; // C11: the same typedef may be repeated
   }
+  uint32_t depth = depthOf(t.t) + 1;
+  checkDepth(depth, d.name_loc);
   TypedefDecl* td = ctx_.createTypedef(intern(name), t.t, srcLoc(d.name_loc));
   td->aligned = aligned;
   td->builtin = builtinLoc(d.name_loc);
@@ -2957,6 +3045,7 @@ void Parser::declareTypedef(DeclSpec& ds, QType t, Declarator& d) {
   Symbol* s = newSymbol(Symbol::Typedef, d.name_loc);
   s->td = td;
   s->type = QType{ctx_.typedefType(td), t.as, t.has_as};
+  setDepth(s->type.t, depth);
   bind(name, s);
   // A typedef names the anonymous struct, union or enum it declares.
   if (ds.record && ds.tag_defined && ds.record->name.empty() && ds.record->typedef_name.empty() &&

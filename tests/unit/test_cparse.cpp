@@ -829,7 +829,8 @@ struct T {
 }
 
 TEST(CParse, EnumeratorTypesInCxxAreTheEnum) {
-  Parsed p = parse("enum E { A };\nstruct S { char a[sizeof(A)]; };\n", "nvptx64-nvidia-cuda", Language::CUDA);
+  Parsed p = parse("enum E { A };\nstruct S { char a[sizeof(A)]; };\n", "nvptx64-nvidia-cuda",
+                   Language::CUDA);
   EXPECT_EQ(dyn<ArrayType>(p.field("S", "a")->type)->count, 4u);
   Parsed packed = parse("enum __attribute__((packed)) E { A };\nstruct S { char a[sizeof(A)]; };\n",
                         "nvptx64-nvidia-cuda", Language::CUDA);
@@ -839,7 +840,8 @@ TEST(CParse, EnumeratorTypesInCxxAreTheEnum) {
 }
 
 TEST(CParse, ModeByteAndPointer) {
-  Parsed p = parse("typedef int b __attribute__((mode(byte)));\ntypedef unsigned long p __attribute__((mode(pointer)));\n",
+  Parsed p = parse("typedef int b __attribute__((mode(byte)));\ntypedef unsigned long p "
+                   "__attribute__((mode(pointer)));\n",
                    "riscv32-unknown-elf");
   EXPECT_EQ(typeName(p.typedefNamed("b")->underlying, *p.ctx), "signed char");
   EXPECT_EQ(typeName(p.typedefNamed("p")->underlying, *p.ctx), "unsigned int");
@@ -858,5 +860,69 @@ TEST(CParse, IncludeLevelAndHasIncludeNext) {
 }
 
 TEST(CParse, PragmaGccError) {
-  EXPECT_EQ(errorLine("#pragma GCC error \"not here\"\n"), "test.h:1:1: error: #pragma GCC error \"not here\"");
+  EXPECT_EQ(errorLine("#pragma GCC error \"not here\"\n"),
+            "test.h:1:1: error: #pragma GCC error \"not here\"");
+}
+
+// ----- pathological input: errors, never crashes ----------------------------------------------
+
+TEST(CParseErrors, DeeplyNestedTypesAreBounded) {
+  auto chain = [](int n, const char* first, const char* step) {
+    std::string s = first;
+    char buf[128];
+    for (int i = 1; i < n; ++i) {
+      std::snprintf(buf, sizeof buf, step, i - 1, i, i - 1);
+      s += buf;
+    }
+    return s;
+  };
+  // At the limit the types still work (and can be laid out)...
+  Parsed ok = parse(
+      chain(300, "struct S0 { int x; };\n", "struct S%d;\nstruct S%2$d { struct S%1$d a; };\n"));
+  EXPECT_EQ(ok.sizeOf("S299"), 4u);
+  // ...beyond it they are an error, whatever builds them.
+  for (const std::string& text :
+       {chain(1000, "typedef int A0[1];\n", "typedef A%d A%d[1];\n"),
+        chain(1000, "struct S0 { int x; };\n", "struct S%2$d { struct S%1$d a; };\n"),
+        chain(1000, "typedef int P0;\n", "typedef P%d *P%d;\n"),
+        chain(1000, "typedef int F0;\n", "typedef F%d (*F%d)(F%3$d);\n")}) {
+    std::string e = parseError(text);
+    EXPECT_NE(e.find("type nested too deeply"), std::string::npos) << e.substr(0, 200);
+  }
+}
+
+TEST(CParseErrors, DeepSyntaxIsBounded) {
+  std::string parens = "int a[";
+  for (int i = 0; i < 5000; ++i) parens += "(";
+  parens += "1";
+  for (int i = 0; i < 5000; ++i) parens += ")";
+  parens += "];\n";
+  EXPECT_NE(parseError(parens).find("nested too deeply"), std::string::npos);
+  std::string decl = "int ";
+  for (int i = 0; i < 5000; ++i) decl += "(";
+  decl += "x";
+  for (int i = 0; i < 5000; ++i) decl += ")";
+  decl += ";\n";
+  EXPECT_NE(parseError(decl).find("nested too deeply"), std::string::npos);
+  std::string structs;
+  for (int i = 0; i < 5000; ++i) structs += "struct { ";
+  structs += "int x;";
+  for (int i = 0; i < 5000; ++i) structs += " } m;";
+  EXPECT_NE(parseError(structs).find("nested too deeply"), std::string::npos);
+  std::string ifs;
+  for (int i = 0; i < 100000; ++i) ifs += "#if 1\n";
+  for (int i = 0; i < 100000; ++i) ifs += "#endif\n";
+  ifs += "struct S { int x; };\n";
+  EXPECT_EQ(parse(ifs).sizeOf("S"), 4u);
+  std::string unary = "int a[";
+  for (int i = 0; i < 5000; ++i) unary += "- ";
+  unary += "1];\n";
+  EXPECT_NE(parseError(unary).find("nested too deeply"), std::string::npos);
+}
+
+TEST(CParseErrors, BinaryGarbageIsAnError) {
+  std::string garbage;
+  for (int i = 0; i < 4096; ++i) garbage += char((i * 7919) & 0xFF);
+  EXPECT_FALSE(parseError(garbage).empty());
+  EXPECT_FALSE(parseError(std::string("struct S { int x; \0 };", 23)).empty());
 }
