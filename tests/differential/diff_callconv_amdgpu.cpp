@@ -447,7 +447,8 @@ private:
         bool demoted = r.parts.size() == 1;
         ++(demoted ? v.demoted : v.sret);
         bool through = demoted ? ft.stores_through_v0_private : ft.stores_through_v0v1;
-        if (!through)
+        // A zero-sized result (a record of a flexible array member only) stores nothing.
+        if (!through && e.ret_size > 0)
           detail += std::string("  return: abikit says ") +
                     (demoted ? "demoted to a private pointer in v0" : "sret pointer in v[0:1]") +
                     ", but the callee stores no result through it\n";
