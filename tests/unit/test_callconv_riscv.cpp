@@ -463,6 +463,15 @@ TEST(RiscvCallconv, TransparentUnionsAndVectors) {
   EXPECT_EQ(run("riscv64 lp64d", v, "f", "v4"), "- | a0@0:8 + a1@8:8 | a2 | a4@0:8 + a5@8:8");
 }
 
+TEST(RiscvCallconv, HugeArraysOfEmptyRecordsAreFast) {
+  // An array of a billion empty records is empty; the struct is one float.
+  EXPECT_EQ(run("riscv64 lp64d", "struct E {}; struct S { struct E e[1000000000][1000]; float f; };"
+                                 "void f(struct S);"),
+            "- | fa0");
+  EXPECT_EQ(run("riscv64 lp64d", "struct S { float f; float g[1000000000]; }; void f(struct S);"),
+            "- | *a0");
+}
+
 TEST(RiscvCallconv, Rejections) {
   EXPECT_NE(errorOf("riscv64 lp64d", "struct I; void f(struct I);").find("struct I"),
             std::string::npos);
