@@ -343,7 +343,7 @@ private:
           reject(fn, what + " involves the packed " + rd.displayName(ctx_) +
                          " with a zero-width bit-field: nvcc ignores zero-width bit-fields in "
                          "packed records and under #pragma pack, C compilers align to them");
-        if (layout_.of(f.type).align < naturalAlign(f.type))
+        if (declaredAlign(f.type) < naturalAlign(f.type))
           reject(fn, what + " involves " + rd.displayName(ctx_) + ", whose member '" +
                          std::string(f.name) +
                          "' has a typedef that lowers its alignment: nvcc "
@@ -367,6 +367,13 @@ private:
     default:
       return;
     }
+  }
+
+  /// The alignment of a member's declared type (of the element for a flexible array member).
+  uint32_t declaredAlign(const Type* t) const {
+    if (auto* at = dyn<ArrayType>(stripTypedefs(t)); at && at->incomplete)
+      return declaredAlign(at->element);
+    return layout_.of(t).align;
   }
 
   /// The alignment of a type with every typedef's alignment attribute ignored.

@@ -289,8 +289,21 @@ struct Stats {
 };
 
 std::string reasonKey(const std::string& msg) {
-  static const char* const kKeys[] = {"half-precision", "_BitInt", "vector of",
-                                      "IR type holds",  ".align",  "empty"};
+  static const char* const kKeys[] = {"half-precision",
+                                      "_BitInt",
+                                      "vector",
+                                      "IR type holds",
+                                      ".align",
+                                      "empty",
+                                      "long double",
+                                      "zero-width",
+                                      "unnamed bit-field",
+                                      "aligned attribute",
+                                      "typedef",
+                                      "flexible or zero-length",
+                                      "mangling",
+                                      "floating types only",
+                                      "array of i128"};
   for (const char* k : kKeys)
     if (msg.find(k) != std::string::npos) return k;
   return msg;
