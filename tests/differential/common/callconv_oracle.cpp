@@ -467,9 +467,13 @@ std::string compareCaller(const FunctionLowering& fl, const Trace& t, const Layo
   };
   for (size_t i = 0; i < args.size() && i < fl.params.size(); ++i) {
     const ArgLowering& a = fl.params[i];
-    if (a.kind == ArgKind::Ignore) continue;
-    std::vector<Sym> value = inputBits(t, args[i], layout);
     std::vector<uint8_t> data = promotedData(args[i], layout);
+    if (a.kind == ArgKind::Ignore) {
+      if (std::find(data.begin(), data.end(), 1) != data.end())
+        rep.say(argName(fl, i) + ": abikit ignores a value that has data");
+      continue;
+    }
+    std::vector<Sym> value = inputBits(t, args[i], layout);
     if (a.kind == ArgKind::Indirect) {
       if (a.parts.empty()) {
         rep.say(argName(fl, i) + ": indirect without a pointer part");
