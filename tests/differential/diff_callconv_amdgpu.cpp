@@ -326,9 +326,12 @@ private:
         int64_t at = base;
         for (size_t k = 0; k < c.params.size() && k < e.sizes.size(); ++k) {
           const ArgLowering& a = e.fn.params[k];
-          for (uint64_t b : checkedBytes(e.sizes[k], a.byval))
-            body += storeByte(at + int64_t(b), "a" + std::to_string(k), b);
-          at += int64_t((std::min<uint64_t>(e.sizes[k], 4096) + 15) / 16 * 16);
+          // The checked bytes of a parameter go to consecutive buffer bytes (a large byval
+          // object's tail must not land where the next parameter's bytes go).
+          std::vector<uint64_t> checked = checkedBytes(e.sizes[k], a.byval);
+          for (size_t j = 0; j < checked.size(); ++j)
+            body += storeByte(at + int64_t(j), "a" + std::to_string(k), checked[j]);
+          at += int64_t((checked.size() + 15) / 16 * 16);
         }
       }
       if (c.ret != "void") {
@@ -425,10 +428,12 @@ private:
         ++v.params;
         if (a.byval) ++v.byval;
         std::string mismatch;
-        for (uint64_t b : checkedBytes(e.sizes[k], a.byval)) {
+        std::vector<uint64_t> checked = checkedBytes(e.sizes[k], a.byval);
+        for (size_t j = 0; j < checked.size(); ++j) {
+          uint64_t b = checked[j];
           amdgcn::ByteSrc want = expected(a, b, false);
           if (want.kind == amdgcn::ByteSrc::Unknown) continue;
-          auto it = ft.stores.find(at + int64_t(b));
+          auto it = ft.stores.find(at + int64_t(j));
           amdgcn::ByteSrc got = it == ft.stores.end() ? amdgcn::ByteSrc{} : it->second;
           ++v.bytes;
           if (want.kind == amdgcn::ByteSrc::Stack) ++v.stack_bytes;
@@ -439,7 +444,7 @@ private:
         if (!mismatch.empty())
           detail += "  parameter " + std::to_string(k) + " (" + c.params[k] + "): abikit " +
                     partsText(a) + "\n" + mismatch;
-        at += int64_t((std::min<uint64_t>(e.sizes[k], 4096) + 15) / 16 * 16);
+        at += int64_t((checked.size() + 15) / 16 * 16);
       }
       // The return value.
       const ArgLowering& r = e.fn.ret;
