@@ -164,7 +164,16 @@ FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, con
   Family family = ctx.target().family;
   for (const detail::CallconvInfo* cc : detail::kCallconvs)
     if (cc->family == family) {
-      cc->lower(layout, fn, out);
+      try {
+        cc->lower(layout, fn, out);
+      } catch (const Error& e) {
+        // A rejection points at the declaration of the function it is about.
+        if (e.hasSourcePosition() || e.hasOffset() || fn.loc.line == 0) throw;
+        std::string message = e.message();
+        const std::string prefix = "function '" + std::string(fn.name) + "': ";
+        if (message.compare(0, prefix.size(), prefix) != 0) message = prefix + message;
+        detail::unsupportedAt(ctx, fn.loc, std::move(message));
+      }
       return out;
     }
   detail::unsupported(fn, "no calling convention for this target");
