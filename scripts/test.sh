@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test: unit and golden tests (warnings as errors), the same
-# under AddressSanitizer + UndefinedBehaviorSanitizer, the differential tests against the real
-# compilers (bounded samples), the fuzzers (bounded time) and the formatting check.
+# Builds everything and runs every test: unit and golden tests (warnings as errors), the
+# differential tests against the real compilers (bounded samples), the unit tests again under
+# AddressSanitizer + UndefinedBehaviorSanitizer, the fuzzers (bounded time) and the formatting
+# check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
@@ -15,15 +16,15 @@ cmake --build build/ci -j "$jobs"
 echo "== unit, golden and differential tests"
 ctest --test-dir build/ci --output-on-failure -j "$jobs"
 
-echo "== unit tests under ASan+UBSan"
-cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DABIKIT_SANITIZE=ON \
-      -DABIKIT_WERROR=ON >/dev/null
-cmake --build build/asan -j "$jobs" --target abikit_unit_tests abikit_cli
+echo "== unit tests under ASan+UBSan (clang-14; the fuzzers are built in the same tree)"
+CXX=clang++-14 cmake -S . -B build/san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DABIKIT_SANITIZE=ON -DABIKIT_BUILD_FUZZ=ON -DABIKIT_WERROR=ON >/dev/null
+cmake --build build/san -j "$jobs" --target abikit_unit_tests abikit_cli abikit_fuzzers
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build/asan --output-on-failure -L unit
+  ctest --test-dir build/san --output-on-failure -L unit
 
 echo "== fuzzers (bounded time)"
-scripts/fuzz.sh "${ABIKIT_FUZZ_SECONDS:-30}"
+ABIKIT_FUZZ_BUILD=build/san scripts/fuzz.sh "${ABIKIT_FUZZ_SECONDS:-30}"
 
 echo "== formatting"
 scripts/check-format.sh

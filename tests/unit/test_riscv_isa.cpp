@@ -369,9 +369,10 @@ TEST(RiscvIsa, VersionsOfG) {
       {"d", {2, 2}},     {"zicsr", {2, 0}},  {"zifencei", {2, 0}}, {"zmmul", {1, 0}},
       {"zaamo", {1, 0}}, {"zalrsc", {1, 0}},
   };
-  for (const auto& [name, ver] : want) {
+  for (const auto& [ext, ver] : want) {
+    const std::string_view name = ext;
     auto it = std::find_if(g.extensions().begin(), g.extensions().end(),
-                           [&](const abikit::RiscvExtension& e) { return e.name == name; });
+                           [name](const abikit::RiscvExtension& e) { return e.name == name; });
     ASSERT_NE(it, g.extensions().end()) << name;
     EXPECT_EQ(it->major, ver.first) << name;
     EXPECT_EQ(it->minor, ver.second) << name;
