@@ -362,7 +362,9 @@ std::string describeText(const Target& t) {
 
   line("");
   line("stack: grows " + std::string(t.stack.grows_down ? "down" : "up") + ", aligned to " +
-       std::to_string(t.stack.alignment) + " bytes, SP " + std::string(t.stack.stack_pointer) +
+       std::to_string(t.stack.alignment) + " bytes" +
+       (t.stack.stack_pointer.empty() ? ", no stack-pointer register"
+                                      : ", SP " + std::string(t.stack.stack_pointer)) +
        (t.stack.return_address.empty() ? "" : ", RA " + std::string(t.stack.return_address)) +
        (t.stack.frame_pointer.empty() ? "" : ", FP " + std::string(t.stack.frame_pointer)));
   line("  argument area: " + std::string(t.stack.argument_area));
