@@ -312,13 +312,36 @@ private:
   std::vector<RecordDecl*> records_;
   std::vector<std::string> files_;
 
-  // Interning tables keyed by a packed description of the type.
-  struct KeyHash {
-    size_t operator()(const std::pair<uint64_t, uint64_t>& k) const {
-      return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ull ^ k.second);
+  // The interning table, keyed by a packed description of the type (two words): open
+  // addressing with linear probing, no allocation per entry.
+  class InternTable {
+  public:
+    const Type* find(uint64_t k0, uint64_t k1) const {
+      size_t mask = slots_.size() - 1;
+      for (size_t i = index(k0, k1) & mask;; i = (i + 1) & mask) {
+        const Slot& s = slots_[i];
+        if (!s.type) return nullptr;
+        if (s.k0 == k0 && s.k1 == k1) return s.type;
+      }
     }
+    /// Adds a key that find() did not return.
+    void insert(uint64_t k0, uint64_t k1, const Type* t);
+
+  private:
+    struct Slot {
+      uint64_t k0 = 0, k1 = 0;
+      const Type* type = nullptr; // nullptr: empty
+    };
+    static size_t index(uint64_t k0, uint64_t k1) {
+      uint64_t h = (k0 * 0x9E3779B97F4A7C15ull) ^ k1;
+      h ^= h >> 29;
+      h *= 0xBF58476D1CE4E5B9ull;
+      return size_t(h ^ (h >> 32));
+    }
+    std::vector<Slot> slots_ = std::vector<Slot>(256);
+    size_t count_ = 0;
   };
-  std::unordered_map<std::pair<uint64_t, uint64_t>, const Type*, KeyHash> interned_;
+  InternTable interned_;
   const Type* void_ = nullptr;
   const IntType* ints_[kNumIntKinds] = {};
   const FloatType* floats_[kNumFloatKinds] = {};
@@ -329,7 +352,14 @@ private:
 std::string typeName(const Type* t, const TypeContext& ctx);
 
 /// Helpers that look through typedefs and qualifiers.
-const Type* stripTypedefs(const Type* t); // also drops qualifiers
+inline const Type* stripTypedefs(const Type* t) { // also drops qualifiers
+  while (t) {
+    t = t->unqualified;
+    if (t->kind != TypeKind::Typedef) return t;
+    t = static_cast<const TypedefType*>(t)->decl->underlying;
+  }
+  return t;
+}
 inline bool isRecord(const Type* t) {
   return stripTypedefs(t)->kind == TypeKind::Record;
 }

@@ -54,6 +54,25 @@ TypeContext::TypeContext(const Target& target, Language lang)
 
 TypeContext::~TypeContext() = default;
 
+void TypeContext::InternTable::insert(uint64_t k0, uint64_t k1, const Type* t) {
+  if ((count_ + 1) * 4 > slots_.size() * 3) {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (!s.type) continue;
+      size_t i = index(s.k0, s.k1) & mask;
+      while (slots_[i].type) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  size_t mask = slots_.size() - 1;
+  size_t i = index(k0, k1) & mask;
+  while (slots_[i].type) i = (i + 1) & mask;
+  slots_[i] = Slot{k0, k1, t};
+  ++count_;
+}
+
 std::string_view TypeContext::intern(std::string_view s) {
   if (s.empty()) return {};
   char* p = static_cast<char*>(arena_->allocate(s.size(), 1));
@@ -133,15 +152,15 @@ const IntType* TypeContext::intType(IntKind k) {
 
 const IntType* TypeContext::bitIntType(unsigned bits, bool is_signed) {
   auto key = std::make_pair(tag(kTagBitInt, is_signed), uint64_t(bits));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return static_cast<const IntType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const IntType*>(it);
   IntType* t = make<IntType>();
   t->unqualified = t;
   t->ikind = is_signed ? IntKind::Int : IntKind::UInt;
   t->is_signed = is_signed;
   t->is_bitint = true;
   t->bits = uint16_t(bits);
-  interned_.emplace(key, t);
+  interned_.insert(key.first, key.second, t);
   return t;
 }
 
@@ -158,13 +177,13 @@ const FloatType* TypeContext::floatType(FloatKind k) {
 
 const PointerType* TypeContext::pointerTo(const Type* pointee, uint32_t as) {
   auto key = std::make_pair(tag(kTagPtr, as), ptrKey(pointee));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return static_cast<const PointerType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const PointerType*>(it);
   PointerType* t = make<PointerType>();
   t->unqualified = t;
   t->pointee = pointee;
   t->address_space = as;
-  interned_.emplace(key, t);
+  interned_.insert(key.first, key.second, t);
   return t;
 }
 
@@ -172,50 +191,50 @@ const ArrayType* TypeContext::arrayOf(const Type* element, uint64_t count) {
   // The count does not fit in the tag; chain through a per-element map keyed by count.
   auto key = std::make_pair(tag(kTagArr, count), ptrKey(element));
   if (count >> 56) key = std::make_pair(tag(kTagArr, 0x00FFFFFFFFFFFFFFull), ptrKey(element));
-  auto it = interned_.find(key);
-  if (it != interned_.end() && static_cast<const ArrayType*>(it->second)->count == count)
-    return static_cast<const ArrayType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it && static_cast<const ArrayType*>(it)->count == count)
+    return static_cast<const ArrayType*>(it);
   ArrayType* t = make<ArrayType>();
   t->unqualified = t;
   t->element = element;
   t->count = count;
-  if (it == interned_.end()) interned_.emplace(key, t);
+  if (!it) interned_.insert(key.first, key.second, t);
   return t;
 }
 
 const ArrayType* TypeContext::incompleteArrayOf(const Type* element) {
   auto key = std::make_pair(tag(kTagIncArr, 0), ptrKey(element));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return static_cast<const ArrayType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const ArrayType*>(it);
   ArrayType* t = make<ArrayType>();
   t->unqualified = t;
   t->element = element;
   t->incomplete = true;
-  interned_.emplace(key, t);
+  interned_.insert(key.first, key.second, t);
   return t;
 }
 
 const VectorType* TypeContext::vectorOf(const Type* element, uint32_t count, VectorKind vk) {
   auto key = std::make_pair(tag(kTagVec, (uint64_t(vk) << 32) | count), ptrKey(element));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return static_cast<const VectorType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const VectorType*>(it);
   VectorType* t = make<VectorType>();
   t->unqualified = t;
   t->element = element;
   t->count = count;
   t->vkind = vk;
-  interned_.emplace(key, t);
+  interned_.insert(key.first, key.second, t);
   return t;
 }
 
 const ComplexType* TypeContext::complexOf(const Type* element) {
   auto key = std::make_pair(tag(kTagCplx, 0), ptrKey(element));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return static_cast<const ComplexType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const ComplexType*>(it);
   ComplexType* t = make<ComplexType>();
   t->unqualified = t;
   t->element = element;
-  interned_.emplace(key, t);
+  interned_.insert(key.first, key.second, t);
   return t;
 }
 
@@ -223,14 +242,14 @@ const OpenCLType* TypeContext::openclType(OpenCLKind k, AccessQual access,
                                           const Type* pipe_element) {
   auto key =
       std::make_pair(tag(kTagCL, (uint64_t(k) << 8) | uint64_t(access)), ptrKey(pipe_element));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return static_cast<const OpenCLType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const OpenCLType*>(it);
   OpenCLType* t = make<OpenCLType>();
   t->unqualified = t;
   t->okind = k;
   t->access = access;
   t->pipe_element = pipe_element;
-  interned_.emplace(key, t);
+  interned_.insert(key.first, key.second, t);
   return t;
 }
 
@@ -239,8 +258,8 @@ const Type* TypeContext::qualified(const Type* t, uint8_t quals) {
   if (q == t->quals) return t;
   const Type* base = t->unqualified;
   auto key = std::make_pair(tag(kTagQual, q), ptrKey(base));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return it->second;
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return it;
   Type* copy = nullptr;
   switch (base->kind) {
   case TypeKind::Void:
@@ -327,7 +346,7 @@ const Type* TypeContext::qualified(const Type* t, uint8_t quals) {
   }
   copy->quals = q;
   copy->unqualified = base;
-  interned_.emplace(key, copy);
+  interned_.insert(key.first, key.second, copy);
   return copy;
 }
 
@@ -345,12 +364,12 @@ RecordDecl* TypeContext::createRecord(std::string_view name, bool is_union, Sour
 
 const RecordType* TypeContext::recordType(RecordDecl* decl) {
   auto key = std::make_pair(tag(kTagQual, 0xFE), ptrKey(decl));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return static_cast<const RecordType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const RecordType*>(it);
   RecordType* t = make<RecordType>();
   t->unqualified = t;
   t->decl = decl;
-  interned_.emplace(key, t);
+  interned_.insert(key.first, key.second, t);
   return t;
 }
 
@@ -363,12 +382,12 @@ EnumDecl* TypeContext::createEnum(std::string_view name, SourceLoc loc) {
 
 const EnumType* TypeContext::enumType(EnumDecl* decl) {
   auto key = std::make_pair(tag(kTagQual, 0xFD), ptrKey(decl));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return static_cast<const EnumType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const EnumType*>(it);
   EnumType* t = make<EnumType>();
   t->unqualified = t;
   t->decl = decl;
-  interned_.emplace(key, t);
+  interned_.insert(key.first, key.second, t);
   return t;
 }
 
@@ -383,12 +402,12 @@ TypedefDecl* TypeContext::createTypedef(std::string_view name, const Type* under
 
 const TypedefType* TypeContext::typedefType(TypedefDecl* decl) {
   auto key = std::make_pair(tag(kTagQual, 0xFC), ptrKey(decl));
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return static_cast<const TypedefType*>(it->second);
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const TypedefType*>(it);
   TypedefType* t = make<TypedefType>();
   t->unqualified = t;
   t->decl = decl;
-  interned_.emplace(key, t);
+  interned_.insert(key.first, key.second, t);
   return t;
 }
 
@@ -411,15 +430,6 @@ FunctionDecl* TypeContext::createFunction(std::string_view name, const FunctionT
 
 const Type* Type::canonical() const {
   return stripTypedefs(this);
-}
-
-const Type* stripTypedefs(const Type* t) {
-  while (t) {
-    t = t->unqualified;
-    if (t->kind != TypeKind::Typedef) return t;
-    t = static_cast<const TypedefType*>(t)->decl->underlying;
-  }
-  return t;
 }
 
 bool isAggregate(const Type* t) {
