@@ -23,7 +23,11 @@ Language languageForPath(std::string_view path) {
 
 TranslationUnit parseSource(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
                             std::string_view text, const ParseOptions& options) {
-  return detail::runParser(ctx, layout, name, std::string(text), options);
+  // One copy, with room for the lexer's padding.
+  std::string copy;
+  copy.reserve(text.size() + detail::kLexPadding);
+  copy.append(text);
+  return detail::runParser(ctx, layout, name, std::move(copy), options);
 }
 
 TranslationUnit parseFile(TypeContext& ctx, const LayoutEngine& layout, const std::string& path,
@@ -42,10 +46,21 @@ TranslationUnit parseFile(TypeContext& ctx, const LayoutEngine& layout, const st
     throw Error(ErrorKind::Input, "'" + path + "' is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Input, "cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // Read into one allocation with room for the lexer's padding (the file may still grow or
+  // shrink while it is read).
+  uintmax_t expected = std::filesystem::file_size(path, ec);
+  if (ec || expected > (uintmax_t(1) << 32)) expected = 0;
+  text.reserve(size_t(expected) + detail::kLexPadding);
+  text.resize(size_t(expected));
+  in.read(text.data(), std::streamsize(expected));
+  text.resize(size_t(in.gcount()));
   if (in.bad()) throw Error(ErrorKind::Input, "cannot read '" + path + "'");
-  text = std::move(ss).str();
+  if (in) {
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) throw Error(ErrorKind::Input, "cannot read '" + path + "'");
+    text += std::move(ss).str();
+  }
   return detail::runParser(ctx, layout, path, std::move(text), options);
 }
 

@@ -110,8 +110,14 @@ int Preprocessor::addBuffer(std::string path, std::string text, bool builtin) {
   b->dir = slash == std::string::npos ? std::string() : path.substr(0, slash);
   if (slash == 0) b->dir = "/";
   b->path = std::move(path);
-  b->text = std::move(text);
-  b->size = b->text.size();
+  b->size = text.size();
+  if (text.capacity() >= text.size() + kLexPadding) {
+    b->text = std::move(text); // the padding fits: no copy
+  } else {
+    // An exact allocation (appending to a full string would double its capacity).
+    b->text.reserve(text.size() + kLexPadding);
+    b->text.append(text);
+  }
   b->text.append(kLexPadding, '\0');
   b->builtin = builtin;
   buffers_.push_back(std::move(b));
