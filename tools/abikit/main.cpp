@@ -59,6 +59,12 @@ std::string readInput(const std::string& path) {
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (!f) throw Error(ErrorKind::Input, "cannot open '" + path + "': " + std::strerror(errno));
   std::string text;
+  // A regular file is read into one allocation of its size (the text may be large).
+  if (f != stdin && std::fseek(f, 0, SEEK_END) == 0) {
+    long size = std::ftell(f);
+    if (size > 0) text.reserve(size_t(size));
+    std::rewind(f);
+  }
   char buf[1 << 16];
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
