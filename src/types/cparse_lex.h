@@ -213,7 +213,14 @@ private:
 };
 
 namespace lexchars {
-enum : uint8_t { kIdStart = 1, kIdCont = 2, kDigit = 4, kSpace = 8, kNumCont = 16 };
+enum : uint8_t {
+  kIdStart = 1,
+  kIdCont = 2,
+  kDigit = 4,
+  kSpace = 8,
+  kNumCont = 16,
+  kLitPrefix = 32, // L, U, u: may start a character constant or string literal
+};
 
 struct CharTable {
   uint8_t c[256] = {};
@@ -222,6 +229,9 @@ struct CharTable {
     for (int i = 'A'; i <= 'Z'; ++i) c[i] = kIdStart | kIdCont | kNumCont;
     for (int i = '0'; i <= '9'; ++i) c[i] = kIdCont | kDigit | kNumCont;
     for (int i = 0x80; i < 256; ++i) c[i] = kIdStart | kIdCont; // UTF-8 in identifiers
+    c[unsigned('L')] |= kLitPrefix;
+    c[unsigned('U')] |= kLitPrefix;
+    c[unsigned('u')] |= kLitPrefix;
     c[unsigned('_')] = kIdStart | kIdCont | kNumCont;
     c[unsigned('$')] = kIdStart | kIdCont | kNumCont;
     c[unsigned('.')] = kNumCont;
@@ -329,18 +339,23 @@ inline void Lexer::lex(Token& t) {
     flags = kTokAtLineStart;
   }
   unsigned char c = static_cast<unsigned char>(*p);
-  Tok single = kSingle.k[c];
-  // '*', ':' and '=' are one-character tokens unless the next character extends them.
-  if (c == '*' && p[1] != '=' && p[1] != '\\')
-    single = Tok::Star;
-  else if (c == ':' && p[1] != ':' && p[1] != '>' && p[1] != '\\')
-    single = Tok::Colon;
-  else if (c == '=' && p[1] != '=' && p[1] != '\\')
-    single = Tok::Equal;
-  bool ident =
-      (kChars.c[c] & kIdStart) && !((c == 'L' || c == 'U' || c == 'u') &&
-                                    (p[1] == '\'' || p[1] == '"' ||
-                                     (c == 'u' && p[1] == '8' && (p[2] == '\'' || p[2] == '"'))));
+  const uint8_t cls = kChars.c[c];
+  bool ident = (cls & kIdStart) && !((cls & kLitPrefix) &&
+                                     (p[1] == '\'' || p[1] == '"' ||
+                                      (c == 'u' && p[1] == '8' && (p[2] == '\'' || p[2] == '"'))));
+  Tok single = Tok::Eof;
+  if (!ident) {
+    single = kSingle.k[c];
+    // '*', ':' and '=' are one-character tokens unless the next character extends them.
+    if (single == Tok::Eof) {
+      if (c == '*' && p[1] != '=' && p[1] != '\\')
+        single = Tok::Star;
+      else if (c == ':' && p[1] != ':' && p[1] != '>' && p[1] != '\\')
+        single = Tok::Colon;
+      else if (c == '=' && p[1] != '=' && p[1] != '\\')
+        single = Tok::Equal;
+    }
+  }
   if (!ident && single == Tok::Eof) {
     cur_ = p; // blanks and newlines skipped (at_line_start_ is up to date)
     lexSlow(t, flags);

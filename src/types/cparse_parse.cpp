@@ -635,7 +635,18 @@ public:
 
 private:
   // tokens
-  void consume();
+  // The common case inline: no lookahead queued, and a token that is not a stray character.
+  void consume() {
+    prev_.loc = tok_.loc;
+    prev_.len = tok_.len;
+    prev_.kind = tok_.kind;
+    if (!nla_) {
+      pp_.next(tok_);
+      if (tok_.kind != Tok::Unknown) return;
+    }
+    consumeSlow();
+  }
+  void consumeSlow(); // takes the lookahead token; reports stray characters
   const Token& peekTok(unsigned n);
   bool isKw(const Token& t, Kw k) const { return t.kind == Tok::Ident && t.ident->keyword == k; }
   bool isKw(Kw k) const { return isKw(tok_, k); }
@@ -764,7 +775,12 @@ private:
   TranslationUnit tu_;
 
   Token tok_;
-  Token prev_;
+  // What the parser needs of the previous token (its end, for "expected ';' after" messages).
+  struct PrevToken {
+    Loc loc;
+    uint32_t len = 0;
+    Tok kind = Tok::Eof;
+  } prev_;
   Token la_[4];
   unsigned nla_ = 0;
 
@@ -877,14 +893,11 @@ Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, I
   int_ = ctx.intType(IntKind::Int);
 }
 
-void Parser::consume() {
-  prev_ = tok_;
+void Parser::consumeSlow() {
   if (nla_) {
     tok_ = la_[0];
     for (unsigned i = 1; i < nla_; ++i) la_[i - 1] = la_[i];
     --nla_;
-  } else {
-    pp_.next(tok_);
   }
   if (tok_.kind == Tok::Unknown) {
     if (tok_.flags & kTokUnterminated) {
@@ -897,9 +910,9 @@ void Parser::consume() {
       fail(tok_.loc,
            q == '\'' ? "missing terminating ' character" : "missing terminating '\"' character");
     }
-    std::string c = tok_.len ? std::string(tok_.ptr, 1) : std::string("?");
-    if (c[0] == '\0') c = "\\0";
-    fail(tok_.loc, "unexpected character '" + c + "'");
+    std::string_view c = "?";
+    if (tok_.len) c = tok_.ptr[0] == '\0' ? std::string_view("\\0") : std::string_view(tok_.ptr, 1);
+    fail(tok_.loc, "unexpected character '" + std::string(c) + "'");
   }
 }
 
@@ -2120,13 +2133,15 @@ void Parser::parseMember(RecordDecl* rd) {
       __int128 w = 0;
       const Type* wt = nullptr;
       evalInt("bit-field width", width_loc, false, &w, &wt);
-      std::string fname = d.name ? "'" + std::string(d.name->name) + "' " : "";
+      auto fname = [&]() {
+        return d.name ? "'" + std::string(d.name->name) + "' " : std::string();
+      };
       if (w < 0) {
         std::string ws =
             w < -(__int128(1) << 62) ? std::string("huge") : std::to_string(int64_t(w));
-        fail(field_at, "bit-field " + fname + "has negative width (" + ws + ")");
+        fail(field_at, "bit-field " + fname() + "has negative width (" + ws + ")");
       }
-      if (w > 0x7FFFFFFF) fail(field_at, "bit-field " + fname + "is too wide");
+      if (w > 0x7FFFFFFF) fail(field_at, "bit-field " + fname() + "is too wide");
       width = int32_t(w);
       parseAttributes(d.attrs);
     }
@@ -2149,21 +2164,21 @@ void Parser::parseMember(RecordDecl* rd) {
     f.type = t.t;
     f.loc = srcLoc(at);
     if (width >= 0) {
-      std::string bname = d.name ? "'" + std::string(d.name->name) + "' " : "";
       if (c->kind != TypeKind::Int && c->kind != TypeKind::Enum)
-        fail(at, "bit-field " + bname + "has non-integral type '" + typeStr(t.t) + "'");
+        fail(at, "bit-field " + shown() + "has non-integral type '" + typeStr(t.t) + "'");
       unsigned bits = intBits(c);
       if (c->kind == TypeKind::Int && static_cast<const IntType*>(c)->ikind == IntKind::Bool &&
           !static_cast<const IntType*>(c)->is_bitint)
         bits = 1;
       if (unsigned(width) > bits)
-        fail(at, "bit-field " + bname + "is wider than its type (" + std::to_string(width) +
+        fail(at, "bit-field " + shown() + "is wider than its type (" + std::to_string(width) +
                      " bits > " + std::to_string(bits) + ")");
       if (width == 0 && d.name)
         fail(at, "named bit-field '" + std::string(d.name->name) + "' has zero width");
       f.bit_width = width;
     }
     for (const AttrList* list : {&ds.attrs, &d.attrs}) {
+      if (list->empty()) continue;
       for (const Attr& a : *list) {
         switch (a.kind) {
         case AttrKind::Packed:
@@ -4246,6 +4261,18 @@ Value Parser::parsePostfix(bool eval) {
 }
 
 Value Parser::literalNumber(const Token& t) {
+  // The common case first: a short decimal constant without suffix (at most 9 digits, so no
+  // overflow) that fits in int has type int (C11 6.4.4.1).
+  if (t.len >= 1 && t.len <= 9 && (t.ptr[0] != '0' || t.len == 1)) {
+    uint64_t small = 0;
+    uint32_t i = 0;
+    for (; i < t.len && t.ptr[i] >= '0' && t.ptr[i] <= '9'; ++i)
+      small = small * 10 + uint64_t(t.ptr[i] - '0');
+    if (i == t.len) {
+      unsigned int_bits = ctx_.data().of(IntKind::Int).size * 8u;
+      if (int_bits > 32 || small < (uint64_t(1) << (int_bits - 1))) return intValue(int_, small);
+    }
+  }
   unsigned __int128 v = 0;
   IntLiteralInfo info;
   std::string err = parseIntegerLiteral(t.text(), v, info);
@@ -4578,16 +4605,19 @@ int64_t Parser::evalInt(const char* what, const Loc& at, bool strict, __int128* 
 
 uint64_t Parser::sizeOf(const Type* t, const Loc& at, const char* op) {
   const Type* c = stripTypedefs(t);
-  std::string what = std::string(op) == "sizeof" ? "invalid application of 'sizeof' to "
-                                                 : std::string("'") + op + "' of ";
-  if (c->kind == TypeKind::Function) fail(at, what + "a function type");
-  if (c->kind == TypeKind::Void) fail(at, what + "an incomplete type 'void'");
+  // The message prefix is built only when there is an error to report.
+  auto what = [&]() {
+    return std::string_view(op) == "sizeof" ? std::string("invalid application of 'sizeof' to ")
+                                            : std::string("'") + op + "' of ";
+  };
+  if (c->kind == TypeKind::Function) fail(at, what() + "a function type");
+  if (c->kind == TypeKind::Void) fail(at, what() + "an incomplete type 'void'");
   if (auto* r = dyn<RecordType>(c); r && !r->decl->complete)
-    fail(at, what + "an incomplete type '" + typeStr(t) + "'");
+    fail(at, what() + "an incomplete type '" + typeStr(t) + "'");
   if (auto* e = dyn<EnumType>(c); e && !e->decl->complete)
-    fail(at, what + "an incomplete type '" + typeStr(t) + "'");
+    fail(at, what() + "an incomplete type '" + typeStr(t) + "'");
   if (auto* a = dyn<ArrayType>(c); a && a->incomplete)
-    fail(at, what + "an incomplete type '" + typeStr(t) + "'");
+    fail(at, what() + "an incomplete type '" + typeStr(t) + "'");
   try {
     return layout_.of(t).size;
   } catch (const Error& e) {
