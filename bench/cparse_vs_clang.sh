@@ -30,11 +30,25 @@ hyperfine --warmup 3 --runs "${RUNS:-20}" --export-json "$work/h.json" \
   -n abikit-parse "$build/abikit layout ${target[*]} $hdr --record rec0 > /dev/null" \
   -n abikit-json "$build/abikit layout ${target[*]} $hdr --json > /dev/null" \
   -n clang "clang-14 -target riscv64-unknown-elf -fsyntax-only $hdr"
-python3 - "$work/h.json" <<'PY'
+"$build/bench/abikit_bench_cparse" --benchmark_filter='BM_Parse$|BM_ParseAndLayout' \
+  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_out="$work/b.json" --benchmark_out_format=json
+python3 - "$work/h.json" "$work/b.json" "$(stat -c %s "$hdr")" <<'PY'
 import json, sys
 r = {x["command"]: x["mean"] for x in json.load(open(sys.argv[1]))["results"]}
-print("clang-14 -fsyntax-only / abikit layout --record rec0 = %.1fx" % (r["clang"] / r["abikit-parse"]))
-print("clang-14 -fsyntax-only / abikit layout --json        = %.1fx" % (r["clang"] / r["abikit-json"]))
+size = int(sys.argv[3])
+clang = r["clang"]
+print("header: %.2f MB, 20000 records" % (size / 1e6))
+print("%-34s %9s %9s %12s %9s" % ("", "ms", "MB/s", "records/s", "vs clang"))
+def row(name, seconds):
+    print("%-34s %9.1f %9.0f %12.0f %8.1fx" % (name, seconds * 1e3, size / seconds / 1e6,
+                                              20000 / seconds, clang / seconds))
+row("clang-14 -fsyntax-only (wall)", clang)
+row("abikit layout --record rec0 (wall)", r["abikit-parse"])
+row("abikit layout --json (wall)", r["abikit-json"])
+# In-process: the median of the repetitions (real time).
+for b in json.load(open(sys.argv[2]))["benchmarks"]:
+    if b.get("aggregate_name") == "median":
+        unit = {"ms": 1e-3, "us": 1e-6, "ns": 1e-9}[b["time_unit"]]
+        row("in-process " + b["run_name"], b["real_time"] * unit)
 PY
-"$build/bench/abikit_bench_cparse" --benchmark_filter='BM_Parse$|BM_ParseAndLayout' \
-  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
