@@ -1,12 +1,11 @@
 // `abikit call`: text and JSON views of calling-convention lowering.
 #include "abikit/emit.h"
+#include "json_text.h"
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include <unordered_map>
 
 namespace abikit {
-
-using nlohmann::ordered_json;
 
 namespace {
 
@@ -24,39 +23,80 @@ const char* kindName(ArgKind k) {
   return "?";
 }
 
-ordered_json locationJson(const ArgLocation& loc) {
+// Type spellings as JSON strings, computed once per (interned) type.
+class JsonTypeNames {
+public:
+  explicit JsonTypeNames(const TypeContext& ctx) : ctx_(ctx) {}
+  const std::string& operator()(const Type* t) {
+    auto [it, fresh] = names_.try_emplace(t);
+    if (fresh) detail::appendJsonString(it->second, typeName(t, ctx_));
+    return it->second;
+  }
+
+private:
+  const TypeContext& ctx_;
+  std::unordered_map<const Type*, std::string> names_;
+};
+
+void locationJson(std::string& out, const ArgLocation& loc) {
   switch (loc.kind) {
   case ArgLocation::Kind::Register:
-    return {{"reg", std::string(loc.reg)}};
+    out += "{\"reg\": ";
+    detail::appendJsonString(out, loc.reg);
+    break;
   case ArgLocation::Kind::Stack:
-    return {{"stack", loc.stack_offset}};
+    out += "{\"stack\": ";
+    detail::appendSigned(out, loc.stack_offset);
+    break;
   case ArgLocation::Kind::Param:
-    return {{"param", loc.param}};
+    out += "{\"param\": ";
+    detail::appendJsonString(out, loc.param);
+    break;
   case ArgLocation::Kind::Kernarg:
-    return {{"kernarg", loc.stack_offset}};
+    out += "{\"kernarg\": ";
+    detail::appendSigned(out, loc.stack_offset);
+    break;
   }
-  return {};
+  out += '}';
 }
 
-ordered_json argJson(const ArgLowering& a, const TypeContext& ctx, bool is_return) {
-  ordered_json j;
-  if (!is_return) j["name"] = std::string(a.name);
-  j["type"] = typeName(a.type, ctx);
-  j["kind"] = kindName(a.kind);
-  if (a.kind == ArgKind::Extend) j["extend"] = a.extend == ExtendKind::Sign ? "sign" : "zero";
+// One argument (or the return value) as one JSON object on one line.
+void argJson(std::string& out, const ArgLowering& a, JsonTypeNames& names, bool is_return) {
+  out += '{';
+  if (!is_return) {
+    out += "\"name\": ";
+    detail::appendJsonString(out, a.name);
+    out += ", ";
+  }
+  out += "\"type\": ";
+  out += names(a.type);
+  out += ", \"kind\": \"";
+  out += kindName(a.kind);
+  out += '"';
+  if (a.kind == ArgKind::Extend)
+    out += a.extend == ExtendKind::Sign ? ", \"extend\": \"sign\"" : ", \"extend\": \"zero\"";
   if (a.kind == ArgKind::Indirect) {
     if (is_return)
-      j["sret"] = a.sret;
+      out += a.sret ? ", \"sret\": true" : ", \"sret\": false";
     else
-      j["byval"] = a.byval;
-    j["align"] = a.align;
+      out += a.byval ? ", \"byval\": true" : ", \"byval\": false";
+    out += ", \"align\": ";
+    detail::appendNumber(out, a.align);
   }
-  if (a.variadic) j["variadic"] = true;
-  ordered_json parts = ordered_json::array();
-  for (const ArgPart& p : a.parts)
-    parts.push_back({{"offset", p.offset}, {"size", p.size}, {"loc", locationJson(p.loc)}});
-  j["parts"] = std::move(parts);
-  return j;
+  if (a.variadic) out += ", \"variadic\": true";
+  out += ", \"parts\": [";
+  for (size_t i = 0; i < a.parts.size(); ++i) {
+    const ArgPart& p = a.parts[i];
+    if (i) out += ", ";
+    out += "{\"offset\": ";
+    detail::appendNumber(out, p.offset);
+    out += ", \"size\": ";
+    detail::appendNumber(out, p.size);
+    out += ", \"loc\": ";
+    locationJson(out, p.loc);
+    out += '}';
+  }
+  out += "]}";
 }
 
 std::string whereText(const ArgLowering& a) {
@@ -101,24 +141,40 @@ std::string kindText(const ArgLowering& a) {
 
 std::string callJson(const Target& target, const TypeContext& ctx,
                      std::span<const FunctionLowering> functions) {
-  ordered_json doc;
-  doc["schema"] = "abikit/1";
-  doc["target"] = target.spelling;
-  ordered_json list = ordered_json::array();
-  for (const FunctionLowering& f : functions) {
-    ordered_json j;
-    j["name"] = std::string(f.name);
-    j["variadic"] = f.variadic;
-    j["return"] = argJson(f.ret, ctx, true);
-    ordered_json params = ordered_json::array();
-    for (const ArgLowering& a : f.params) params.push_back(argJson(a, ctx, false));
-    j["params"] = std::move(params);
-    j["stack_bytes"] = f.stack_bytes;
-    if (!f.notes.empty()) j["notes"] = f.notes;
-    list.push_back(std::move(j));
+  // Written as text, one argument per line (cli-contract.md): a header of tens of thousands of
+  // functions is printed without building a document first.
+  std::string out;
+  out.reserve(256 + functions.size() * 512);
+  JsonTypeNames names(ctx);
+  out += "{\"schema\": \"abikit/1\", \"target\": ";
+  detail::appendJsonString(out, target.spelling);
+  out += ",\n \"functions\": [";
+  for (size_t k = 0; k < functions.size(); ++k) {
+    const FunctionLowering& f = functions[k];
+    out += k ? ",\n  {\"name\": " : "\n  {\"name\": ";
+    detail::appendJsonString(out, f.name);
+    out += f.variadic ? ", \"variadic\": true" : ", \"variadic\": false";
+    out += ",\n   \"return\": ";
+    argJson(out, f.ret, names, true);
+    out += ",\n   \"params\": [";
+    for (size_t i = 0; i < f.params.size(); ++i) {
+      out += i ? ",\n     " : "\n     ";
+      argJson(out, f.params[i], names, false);
+    }
+    out += "],\n   \"stack_bytes\": ";
+    detail::appendNumber(out, f.stack_bytes);
+    if (!f.notes.empty()) {
+      out += ",\n   \"notes\": [";
+      for (size_t i = 0; i < f.notes.size(); ++i) {
+        if (i) out += ", ";
+        detail::appendJsonString(out, f.notes[i]);
+      }
+      out += ']';
+    }
+    out += '}';
   }
-  doc["functions"] = std::move(list);
-  return doc.dump(2) + "\n";
+  out += "]}\n";
+  return out;
 }
 
 std::string callText(const Target& target, const TypeContext& ctx,

@@ -1,6 +1,7 @@
 // `abikit layout`: the text view (pahole-like: offsets, sizes, bit positions, every hole and the
 // tail padding) and the JSON view (cli-contract.md) of record layouts.
 #include "abikit/emit.h"
+#include "json_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -20,7 +21,8 @@ const RecordDecl* anonymousMember(const FieldDecl& fd) {
   return rt && rt->decl->name.empty() ? rt->decl : nullptr;
 }
 
-void appendJsonString(std::string& out, std::string_view s);
+using detail::appendJsonString;
+using detail::appendNumber;
 
 // A named member whose type is a struct/union without a tag or typedef name, written in place
 // (`struct { int a; } s;`): the text view prints its members inline.
@@ -60,37 +62,6 @@ private:
   const Type* last_type_ = nullptr;
   const Entry* last_ = nullptr;
 };
-
-void appendNumber(std::string& out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-void appendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  size_t plain = 0; // characters that need no escape, copied in one go
-  while (plain < s.size()) {
-    unsigned char u = static_cast<unsigned char>(s[plain]);
-    if (u < 0x20 || u == '"' || u == '\\') break;
-    ++plain;
-  }
-  out.append(s.data(), plain);
-  for (char c : s.substr(plain)) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
 
 // ----- JSON -----------------------------------------------------------------------------------
 
