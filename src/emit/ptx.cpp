@@ -11,6 +11,7 @@
 #include "abikit/emit.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace abikit {
 
@@ -513,12 +514,18 @@ std::string ptxPrototypes(TypeContext& ctx, const LayoutEngine& layout,
   Printer printer(ctx, layout, options);
   std::vector<Prototype> protos;
   protos.reserve(functions.size());
+  std::unordered_set<const FunctionDecl*> seen;
+  seen.reserve(functions.size());
   for (const FunctionDecl* fn : functions) {
-    bool seen = false;
-    for (const Prototype& q : protos) seen = seen || q.fn == fn;
-    if (seen) continue;
-    protos.push_back(printer.prototype(*fn));
-    if (options.module) printer.checkModule(protos.back());
+    if (!seen.insert(fn).second) continue;
+    try {
+      protos.push_back(printer.prototype(*fn));
+      if (options.module) printer.checkModule(protos.back());
+    } catch (const Error& e) {
+      // A rejection points at the declaration of the function it is about.
+      if (e.hasSourcePosition() || fn->loc.line == 0) throw;
+      detail::unsupportedAt(ctx, fn->loc, e.message());
+    }
   }
 
   std::string out;
