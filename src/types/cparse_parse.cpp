@@ -1439,7 +1439,7 @@ void Parser::parseDeclSpec(DeclSpec& ds, DeclContext dc) {
     if (tok_.kind != Tok::Ident) break;
     Ident* id = tok_.ident;
     Kw kw = Kw(id->keyword);
-    const Token t = tok_;
+    const Token& t = tok_; // only read before the token is consumed
     switch (kw) {
     case kKwTypedef:
     case kKwExtern:
@@ -1731,6 +1731,11 @@ const IntType* Parser::intTypeFor(DeclSpec& ds, const Loc& at) {
 }
 
 QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
+  // The common case first: a typedef or tag name alone (what the code below returns for it).
+  if (ds.base == DeclSpec::Named && ds.any_type && !ds.short_ && !ds.longs && !ds.sign &&
+      !ds.complex_ && !ds.pipe && ds.access == AccessQual::None && !ds.quals && !ds.has_as &&
+      ds.attrs.empty() && !dyn<OpenCLType>(ds.named.t))
+    return ds.named;
   const DataModel& d = ctx_.data();
   Loc at = ds.any_type ? ds.type_loc : ds.loc;
   QType r;
@@ -2177,26 +2182,27 @@ void Parser::parseMember(RecordDecl* rd) {
         fail(at, "named bit-field '" + std::string(d.name->name) + "' has zero width");
       f.bit_width = width;
     }
-    for (const AttrList* list : {&ds.attrs, &d.attrs}) {
-      if (list->empty()) continue;
-      for (const Attr& a : *list) {
-        switch (a.kind) {
-        case AttrKind::Packed:
-          f.packed = true;
-          break;
-        case AttrKind::Aligned:
-          f.aligned = std::max<uint32_t>(f.aligned, uint32_t(attrAlignment(a)));
-          break;
-        case AttrKind::Kernel:
-        case AttrKind::Vertex:
-          fail(a.loc, "'" + std::string(a.name) + "' attribute only applies to functions");
-        case AttrKind::TransparentUnion:
-          fail(a.loc, "'transparent_union' attribute only applies to unions and typedefs");
-        default:
-          break;
+    if (!ds.attrs.empty() || !d.attrs.empty())
+      for (const AttrList* list : {&ds.attrs, &d.attrs}) {
+        if (list->empty()) continue;
+        for (const Attr& a : *list) {
+          switch (a.kind) {
+          case AttrKind::Packed:
+            f.packed = true;
+            break;
+          case AttrKind::Aligned:
+            f.aligned = std::max<uint32_t>(f.aligned, uint32_t(attrAlignment(a)));
+            break;
+          case AttrKind::Kernel:
+          case AttrKind::Vertex:
+            fail(a.loc, "'" + std::string(a.name) + "' attribute only applies to functions");
+          case AttrKind::TransparentUnion:
+            fail(a.loc, "'transparent_union' attribute only applies to unions and typedefs");
+          default:
+            break;
+          }
         }
       }
-    }
     if (ds.has_alignas) {
       if (width >= 0) fail(ds.alignas_loc, "'_Alignas' attribute cannot be applied to a bit-field");
       if (ds.alignas_) {
