@@ -309,8 +309,48 @@ void Preprocessor::nextSlow(Token& t, bool lexed) {
       if (expandBuiltin(m, t)) return;
       continue;
     }
+    if (!m->function_like) {
+      ObjectLike r = expandObjectLike(m, t);
+      if (r == ObjectLike::Token) return;
+      if (r == ObjectLike::Pushed) continue;
+    }
     if (!expandMacro(m, t)) return;
   }
+}
+
+// An object-like macro whose body has no '##' between two tokens expands to its body with every
+// token placed at the use, marked as coming from a macro, the first one with the name's
+// spacing: what expandMacro() computes for it, without the substitution machinery. A body of
+// one token that needs no rescan (not an identifier naming a macro) is returned directly,
+// without an expansion context.
+Preprocessor::ObjectLike Preprocessor::expandObjectLike(Macro* m, Token& name) {
+  const size_t n = m->body.size();
+  if (expand_depth_ >= kMaxExpandDepth) return ObjectLike::NotHandled; // expandMacro reports it
+  const Token* body = m->body.data();
+  for (size_t i = 1; i + 1 < n; ++i)
+    if (body[i].kind == Tok::HashHash) return ObjectLike::NotHandled;
+  const Loc use = name.loc;
+  const uint8_t lead = name.flags & kTokLeadingSpace;
+  if (n == 0) return ObjectLike::Pushed; // nothing to push: read on
+  expanded_tokens_ += n;
+  if (expanded_tokens_ > kMaxExpansionTokens)
+    error(use, "macro expansion of '" + std::string(m->name->name) +
+                   "' produces too many tokens (more than 4194304)");
+  if (n == 1 && (body[0].kind != Tok::Ident || !body[0].ident->macro)) {
+    name = body[0];
+    name.loc = use;
+    name.flags = uint8_t(kTokFromMacro | lead);
+    return ObjectLike::Token;
+  }
+  std::vector<Token>* out = takeVector();
+  out->assign(body, body + n);
+  for (Token& t : *out) {
+    t.loc = use;
+    t.flags = uint8_t((t.flags & kTokLeadingSpace) | kTokFromMacro);
+  }
+  (*out)[0].flags = uint8_t(kTokFromMacro | lead);
+  pushTokens(out, m);
+  return ObjectLike::Pushed;
 }
 
 void Preprocessor::makeToken(Token& t, std::string_view text, const Loc& loc) {

@@ -144,6 +144,8 @@ private:
     }
   };
   bool expandMacro(Macro* m, Token& name);
+  enum class ObjectLike : uint8_t { NotHandled, Token, Pushed };
+  ObjectLike expandObjectLike(Macro* m, Token& name);
   void substitute(Subst& st, size_t from, size_t to, std::vector<Token>& out);
   std::vector<Token>& preExpandedArg(Subst& st, int p);
   bool expandBuiltin(Macro* m, Token& t);
