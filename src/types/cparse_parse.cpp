@@ -741,6 +741,7 @@ private:
   Value parseCast(bool eval);
   Value parseUnary(bool eval);
   Value parsePostfix(bool eval);
+  Value parsePostfixOps(Value v, bool eval); // the postfix operators after the operand v
   Value parsePrimary(bool eval);
   Value parseOffsetof(const Loc& at);
   Value parseSizeofAlignof(Kw which, const Loc& at, bool eval);
@@ -3602,6 +3603,51 @@ Value Parser::convert(const Value& v, const Type* to, const Loc& at, bool explic
 }
 
 Value Parser::arith(Tok op, const Value& a, const Value& b, const Loc& at, bool eval) {
+  // The common case first: two known 32-bit int operands and a result that fits in int (what
+  // the code below computes for them; overflow and division by zero take the long way).
+  if (a.kind == Value::Int && b.kind == Value::Int && a.type == int_ && b.type == int_ && a.known &&
+      b.known && !a.is_bitfield && !b.is_bitfield && ctx_.data().of(IntKind::Int).size == 4) {
+    const int64_t p = int32_t(uint32_t(a.bits)), q = int32_t(uint32_t(b.bits));
+    int64_t res = 0;
+    bool done = true;
+    switch (op) {
+    case Tok::Plus:
+      res = p + q;
+      break;
+    case Tok::Minus:
+      res = p - q;
+      break;
+    case Tok::Star:
+      res = p * q;
+      break;
+    case Tok::Slash:
+    case Tok::Percent:
+      done = q != 0 && !(p == INT32_MIN && q == -1);
+      if (done) res = op == Tok::Slash ? p / q : p % q;
+      break;
+    case Tok::Amp:
+      res = p & q;
+      break;
+    case Tok::Pipe:
+      res = p | q;
+      break;
+    case Tok::Caret:
+      res = p ^ q;
+      break;
+    default:
+      done = false;
+      break;
+    }
+    if (done && res >= INT32_MIN && res <= INT32_MAX) {
+      Value r;
+      r.kind = Value::Int;
+      r.type = int_;
+      r.bits = (unsigned __int128)(__int128)res;
+      r.known = true;
+      r.folded = a.folded || b.folded;
+      return r;
+    }
+  }
   const Type* ca = a.type ? stripTypedefs(a.type) : nullptr;
   const Type* cb = b.type ? stripTypedefs(b.type) : nullptr;
   bool folded = a.folded || b.folded;
@@ -3961,7 +4007,15 @@ int binaryPrecedence(Tok k) {
 } // namespace
 
 Value Parser::parseBinary(int min_prec, bool eval) {
-  Value lhs = parseCast(eval);
+  Value lhs;
+  if (tok_.kind == Tok::Number) {
+    // What parseCast() gives for a number, without the calls down to parsePrimary().
+    lhs = literalNumber(tok_);
+    consume();
+    lhs = parsePostfixOps(lhs, eval);
+  } else {
+    lhs = parseCast(eval);
+  }
   for (;;) {
     int p = binaryPrecedence(tok_.kind);
     if (p < min_prec) return lhs;
@@ -4196,7 +4250,10 @@ Value Parser::memberAccess(Value base, Ident* name, const Loc& at, bool arrow) {
 }
 
 Value Parser::parsePostfix(bool eval) {
-  Value v = parsePrimary(eval);
+  return parsePostfixOps(parsePrimary(eval), eval);
+}
+
+Value Parser::parsePostfixOps(Value v, bool eval) {
   for (;;) {
     Loc at = tok_.loc;
     switch (tok_.kind) {
