@@ -804,8 +804,11 @@ private:
   // Members of the records being defined (a stack: nested definitions append after their
   // parent's members and are cut off when complete).
   std::vector<FieldDecl> member_stack_;
-  std::vector<Loc> member_locs_;
-  std::vector<Ident*> member_names_;
+  struct MemberInfo {
+    Loc loc;     // where errors about the member are reported
+    Ident* name; // nullptr for unnamed members
+  };
+  std::vector<MemberInfo> member_info_; // parallel to member_stack_
   uint32_t mark_ = 0;
   // Nesting depth of the composite types built so far (scalars and enums are 0).
   PtrMap type_depth_;
@@ -2061,8 +2064,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
     applyRecordAttrs(after, true);
     checkRecord(rd, kwtok.loc, base);
     member_stack_.resize(base);
-    member_locs_.resize(base);
-    member_names_.resize(base);
+    member_info_.resize(base);
     ds.tag_defined = true;
   }
   ds.tag_forward = !body;
@@ -2118,8 +2120,7 @@ void Parser::parseMember(RecordDecl* rd) {
       if (ds.has_alignas && ds.alignas_)
         f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds.alignas_));
       member_stack_.push_back(f);
-      member_locs_.push_back(ds.type_loc);
-      member_names_.push_back(nullptr);
+      member_info_.push_back({ds.type_loc, nullptr});
     }
     consume();
     return;
@@ -2215,8 +2216,7 @@ void Parser::parseMember(RecordDecl* rd) {
       }
     }
     member_stack_.push_back(f);
-    member_locs_.push_back(at);
-    member_names_.push_back(d.name);
+    member_info_.push_back({at, d.name});
     if (tok_.kind == Tok::Comma) {
       consume();
       continue;
@@ -2231,8 +2231,7 @@ void Parser::parseMember(RecordDecl* rd) {
 }
 
 void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
-  const Loc* locs = member_locs_.data() + base;
-  Ident* const* idents = member_names_.data() + base;
+  const MemberInfo* info = member_info_.data() + base;
   // Flexible array members.
   size_t n = rd->fields.size();
   for (size_t i = 0; i < n; ++i) {
@@ -2243,7 +2242,7 @@ void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
     auto* arr = dyn<ArrayType>(stripTypedefs(f.type));
     if (!arr || !arr->incomplete) continue;
     std::string fname = std::string(f.name);
-    const Loc& l = locs[i];
+    const Loc& l = info[i].loc;
     if (rd->is_union) fail(l, "flexible array member '" + fname + "' in a union is not allowed");
     if (i + 1 != n)
       fail(l, "flexible array member '" + fname + "' with type '" + typeStr(f.type) +
@@ -2259,13 +2258,13 @@ void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
   // with this record's stamp.
   uint32_t stamp = ++mark_;
   auto seen = [&](Ident* id, size_t i) {
-    if (id->mark == stamp) fail(locs[i], "duplicate member '" + std::string(id->name) + "'");
+    if (id->mark == stamp) fail(info[i].loc, "duplicate member '" + std::string(id->name) + "'");
     id->mark = stamp;
   };
   for (size_t i = 0; i < n; ++i) {
     const FieldDecl& f = rd->fields[i];
-    if (idents[i]) {
-      seen(idents[i], i);
+    if (info[i].name) {
+      seen(info[i].name, i);
       continue;
     }
     if (!f.name.empty() || f.bit_width >= 0) continue;
@@ -2753,6 +2752,11 @@ FunctionType* Parser::parseParams(Declarator& d, const Loc& at, unsigned level) 
 
 QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclContext dc,
                         FunctionType** outer_fn) {
+  if (d.chunks.empty() && ds.attrs.empty() && d.attrs.empty()) {
+    // A plain name: the type is the specifiers' (what the code below returns for it).
+    if (outer_fn) *outer_fn = nullptr;
+    return base;
+  }
   QType t = base;
   FunctionType* last_fn = nullptr;
   auto who = [&]() {
