@@ -693,6 +693,7 @@ private:
 
   // declaration specifiers
   void parseDeclSpec(DeclSpec& ds, DeclContext dc);
+  void parseDeclSpecRest(DeclSpec& ds, DeclContext dc); // the loop of parseDeclSpec()
   void setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at);
   QType finishDeclSpec(DeclSpec& ds, DeclContext dc);
   void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
@@ -1424,6 +1425,10 @@ void Parser::setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at) {
 
 void Parser::parseDeclSpec(DeclSpec& ds, DeclContext dc) {
   ds.loc = tok_.loc;
+  parseDeclSpecRest(ds, dc);
+}
+
+void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
   auto conflict = [&](const Token& t) {
     if (ds.tag_defined && prev_.kind == Tok::RBrace) {
       Loc after = prev_.loc;
@@ -2097,7 +2102,22 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
 void Parser::parseMember(RecordDecl* rd) {
   DeclSpec ds;
   Loc start = tok_.loc;
-  parseDeclSpec(ds, DeclContext::Member);
+  Symbol* s =
+      tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone ? lookup(tok_.ident) : nullptr;
+  if (s && s->kind == Symbol::Typedef) {
+    // A member whose type is a typedef name: what parseDeclSpec() does for that name; a '*' or
+    // the member's name after it ends the specifiers, anything else goes to the general loop.
+    ds.loc = ds.type_loc = start;
+    ds.base = DeclSpec::Named;
+    ds.named = s->type;
+    ds.is_typedef_name = true;
+    ds.any_type = ds.any = true;
+    consume();
+    if (tok_.kind != Tok::Star && !(tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone))
+      parseDeclSpecRest(ds, DeclContext::Member);
+  } else {
+    parseDeclSpec(ds, DeclContext::Member);
+  }
   if (!ds.any) {
     if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone)
       fail(tok_.loc, "unknown type name '" + std::string(tok_.ident->name) + "'");
