@@ -2115,6 +2115,74 @@ void Parser::parseMember(RecordDecl* rd) {
     consume();
     if (tok_.kind != Tok::Star && !(tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone))
       parseDeclSpecRest(ds, DeclContext::Member);
+  } else if (tok_.kind == Tok::Ident) {
+    // Basic type keywords and const/volatile, with what parseDeclSpec() does for each; a
+    // keyword that conflicts with the ones before and anything else go to the general loop,
+    // which reads on from the same state (and reports the conflict).
+    ds.loc = start;
+    for (;;) {
+      if (tok_.kind != Tok::Ident) break;
+      DeclSpec::Base b = DeclSpec::None;
+      switch (Kw(tok_.ident->keyword)) {
+      case kKwConst:
+        ds.quals |= kQualConst;
+        ds.any = true;
+        consume();
+        continue;
+      case kKwVolatile:
+        ds.quals |= kQualVolatile;
+        ds.any = true;
+        consume();
+        continue;
+      case kKwVoid:
+        b = DeclSpec::Void;
+        break;
+      case kKwChar:
+        b = DeclSpec::Char;
+        break;
+      case kKwInt:
+        b = DeclSpec::Int;
+        break;
+      case kKwFloat:
+        b = DeclSpec::Float;
+        break;
+      case kKwDouble:
+        b = DeclSpec::Double;
+        break;
+      case kKwBool:
+        b = DeclSpec::Bool;
+        break;
+      case kKwShort:
+        if (ds.short_ || ds.longs) break;
+        ds.short_ = true;
+        b = DeclSpec::Named; // marks a modifier below
+        break;
+      case kKwLong:
+        if (ds.short_ || ds.longs >= 2) break;
+        ++ds.longs;
+        b = DeclSpec::Named;
+        break;
+      case kKwSigned:
+      case kKwUnsigned:
+        if (ds.sign) break;
+        ds.sign = tok_.ident->keyword == kKwSigned ? 1 : 2;
+        b = DeclSpec::Named;
+        break;
+      default:
+        break;
+      }
+      if (b == DeclSpec::None) break; // not handled here (or a conflict)
+      if (b != DeclSpec::Named) {
+        if (ds.base != DeclSpec::None) break; // a conflict: reported by the general loop
+        ds.base = b;
+      }
+      if (!ds.any_type) ds.type_loc = tok_.loc;
+      ds.any_type = ds.any = true;
+      consume();
+    }
+    if (!(ds.any_type &&
+          (tok_.kind == Tok::Star || (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone))))
+      parseDeclSpecRest(ds, DeclContext::Member);
   } else {
     parseDeclSpec(ds, DeclContext::Member);
   }
