@@ -681,7 +681,13 @@ private:
 
   // attributes
   bool atAttribute() const;
-  void parseAttributes(AttrList& out);
+  // Most places have no attribute: the check inline, the parsing out of line.
+  void parseAttributes(AttrList& out) {
+    if ((tok_.kind == Tok::Ident && tok_.ident->keyword == kKwAttribute) ||
+        tok_.kind == Tok::LBracket)
+      parseAttributesSlow(out);
+  }
+  void parseAttributesSlow(AttrList& out);
   void parseGnuAttribute(AttrList& out);
   void parseC2xAttribute(AttrList& out);
   void parseAttributeArgs(Attr& a, ArgStyle style);
@@ -1082,7 +1088,7 @@ bool Parser::atAttribute() const {
   return false;
 }
 
-void Parser::parseAttributes(AttrList& out) {
+void Parser::parseAttributesSlow(AttrList& out) {
   while (atAttribute()) {
     if (tok_.kind == Tok::LBracket)
       parseC2xAttribute(out);
