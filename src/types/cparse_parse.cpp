@@ -712,6 +712,14 @@ private:
 
   // declarators
   void parseDeclarator(Declarator& d, DeclContext dc, bool abstract_ok, unsigned level = 0);
+  // The parts of parseDeclaratorLevel(): the pointers ('*' and their qualifiers), then the
+  // name or parenthesised declarator and its suffixes.
+  void parsePointers(Declarator& d, SmallVec<Chunk, 4>& out);
+  void parseDirectDeclarator(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
+                             bool abstract_ok, unsigned level);
+  // The array and function suffixes after a declarator's name, in the order they apply.
+  void parseDeclaratorSuffixes(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
+                               unsigned level);
   void parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
                             bool abstract_ok, unsigned level);
   void parseArraySuffix(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc, bool first_dim);
@@ -2222,7 +2230,28 @@ void Parser::parseMember(RecordDecl* rd) {
   for (;;) {
     Declarator d;
     d.loc = tok_.loc;
-    if (tok_.kind != Tok::Colon) parseDeclarator(d, DeclContext::Member, false);
+    if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) {
+      // A declarator that starts with its name: what parseDeclarator() does for it.
+      d.name = tok_.ident;
+      d.name_loc = tok_.loc;
+      consume();
+      if (tok_.kind == Tok::LBracket || tok_.kind == Tok::LParen)
+        parseDeclaratorSuffixes(d, d.chunks, DeclContext::Member, 0);
+    } else if (tok_.kind == Tok::Star) {
+      // Pointers, then (usually) the name: the same steps as parseDeclarator().
+      parsePointers(d, d.chunks);
+      if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) {
+        d.name = tok_.ident;
+        d.name_loc = tok_.loc;
+        consume();
+        if (tok_.kind == Tok::LBracket || tok_.kind == Tok::LParen)
+          parseDeclaratorSuffixes(d, d.chunks, DeclContext::Member, 0);
+      } else {
+        parseDirectDeclarator(d, d.chunks, DeclContext::Member, false, 0);
+      }
+    } else if (tok_.kind != Tok::Colon) {
+      parseDeclarator(d, DeclContext::Member, false);
+    }
     parseAttributes(d.attrs);
     int32_t width = -1;
     Loc width_loc;
@@ -2596,6 +2625,11 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
   // The chunks of this level go to `out` in the order they apply to the base type: the
   // pointers left to right, then the suffixes right to left, then the nested declarator's.
   if (level > kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
+  parsePointers(d, out);
+  parseDirectDeclarator(d, out, dc, abstract_ok, level);
+}
+
+void Parser::parsePointers(Declarator& d, SmallVec<Chunk, 4>& out) {
   while (tok_.kind == Tok::Star || tok_.kind == Tok::Caret) {
     if (tok_.kind == Tok::Caret) fail(tok_.loc, "blocks ('^') are not supported", true);
     if (out.size() > 4 * kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
@@ -2641,6 +2675,10 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
     }
     out.push_back(c);
   }
+}
+
+void Parser::parseDirectDeclarator(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
+                                   bool abstract_ok, unsigned level) {
   std::unique_ptr<SmallVec<Chunk, 4>> inner; // only for a parenthesised declarator
   if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone && dc != DeclContext::TypeName) {
     d.name = tok_.ident;
@@ -2666,6 +2704,13 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
                          std::string(tok_.ident->name) + "')");
     failUnexpected("an identifier or '('");
   }
+  parseDeclaratorSuffixes(d, out, dc, level);
+  if (inner)
+    for (size_t i = 0; i < inner->size(); ++i) out.push_back((*inner)[i]);
+}
+
+void Parser::parseDeclaratorSuffixes(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
+                                     unsigned level) {
   size_t suffix_start = out.size();
   bool first_dim = true;
   for (;;) {
@@ -2684,8 +2729,6 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
     }
   }
   if (out.size() - suffix_start > 1) out.reverse(suffix_start);
-  if (inner)
-    for (size_t i = 0; i < inner->size(); ++i) out.push_back((*inner)[i]);
 }
 
 void Parser::parseArraySuffix(Declarator& d, SmallVec<Chunk, 4>& out, DeclContext dc,
