@@ -702,6 +702,12 @@ private:
   void parseDeclSpecRest(DeclSpec& ds, DeclContext dc); // the loop of parseDeclSpec()
   void setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at);
   QType finishDeclSpec(DeclSpec& ds, DeclContext dc);
+  // A typedef or tag name with no other specifier: finishDeclSpec() returns ds.named.
+  static bool namedAlone(const DeclSpec& ds) {
+    return ds.base == DeclSpec::Named && ds.any_type && !ds.short_ && !ds.longs && !ds.sign &&
+           !ds.complex_ && !ds.pipe && ds.access == AccessQual::None && !ds.quals && !ds.has_as &&
+           ds.attrs.empty() && !dyn<OpenCLType>(ds.named.t);
+  }
   void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
   void parseRecordBody(RecordDecl* rd, const Loc& open);
   void parseEnumBody(EnumDecl* ed, const Loc& open);
@@ -1755,10 +1761,7 @@ const IntType* Parser::intTypeFor(DeclSpec& ds, const Loc& at) {
 
 QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
   // The common case first: a typedef or tag name alone (what the code below returns for it).
-  if (ds.base == DeclSpec::Named && ds.any_type && !ds.short_ && !ds.longs && !ds.sign &&
-      !ds.complex_ && !ds.pipe && ds.access == AccessQual::None && !ds.quals && !ds.has_as &&
-      ds.attrs.empty() && !dyn<OpenCLType>(ds.named.t))
-    return ds.named;
+  if (namedAlone(ds)) return ds.named;
   const DataModel& d = ctx_.data();
   Loc at = ds.any_type ? ds.type_loc : ds.loc;
   QType r;
@@ -2207,7 +2210,7 @@ void Parser::parseMember(RecordDecl* rd) {
     failUnexpected("a member declaration");
   }
   if (ds.kernel) fail(start, "'kernel' can only be used with functions");
-  QType base = finishDeclSpec(ds, DeclContext::Member);
+  QType base = namedAlone(ds) ? ds.named : finishDeclSpec(ds, DeclContext::Member);
   if (tok_.kind == Tok::Semi) {
     // An anonymous struct or union member, or a declaration that declares no member.
     if (ds.record && ds.tag_defined && ds.record->name.empty() && ds.record != rd) {
@@ -2276,7 +2279,10 @@ void Parser::parseMember(RecordDecl* rd) {
       parseAttributes(d.attrs);
     }
     FunctionType* fn = nullptr;
-    QType t = buildType(ds, base, d, DeclContext::Member, &fn);
+    // A plain name has the specifiers' type (buildType() returns it at once).
+    QType t = d.chunks.empty() && ds.attrs.empty() && d.attrs.empty()
+                  ? base
+                  : buildType(ds, base, d, DeclContext::Member, &fn);
     auto shown = [&]() { return d.name ? "'" + std::string(d.name->name) + "' " : std::string(); };
     const Loc& at = field_at;
     if (t.has_as) fail(at, "field may not be qualified with an address space");
