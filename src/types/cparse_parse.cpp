@@ -830,6 +830,18 @@ private:
     Ident* name; // nullptr for unnamed members
   };
   std::vector<MemberInfo> member_info_; // parallel to member_stack_
+  // Both vectors are used up to member_n_ (their size is the storage: no per-member push_back).
+  size_t member_n_ = 0;
+  void pushMember(const FieldDecl& f, const Loc& loc, Ident* name) {
+    if (member_n_ == member_stack_.size()) {
+      size_t n = std::max<size_t>(64, member_n_ * 2);
+      member_stack_.resize(n);
+      member_info_.resize(n);
+    }
+    member_stack_[member_n_] = f;
+    member_info_[member_n_] = {loc, name};
+    ++member_n_;
+  }
   uint32_t mark_ = 0;
   // Nesting depth of the composite types built so far (scalars and enums are 0).
   PtrMap type_depth_;
@@ -2079,14 +2091,13 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   applyRecordAttrs(attrs, !rd->complete);
   if (body) {
     rd->max_field_align = pp_.packAlignment();
-    size_t base = member_stack_.size();
+    size_t base = member_n_;
     parseRecordBody(rd, kwtok.loc);
     AttrList after;
     parseAttributes(after);
     applyRecordAttrs(after, true);
     checkRecord(rd, kwtok.loc, base);
-    member_stack_.resize(base);
-    member_info_.resize(base);
+    member_n_ = base;
     ds.tag_defined = true;
   }
   ds.tag_forward = !body;
@@ -2097,7 +2108,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
 void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
   if (++record_nesting_ > kMaxNesting) fail(open, "structs nested too deeply");
   consume(); // {
-  size_t base = member_stack_.size();
+  size_t base = member_n_;
   for (;;) {
     if (tok_.kind == Tok::RBrace) break;
     if (tok_.kind == Tok::Eof) fail(open, unterminatedRecord(rd));
@@ -2112,7 +2123,8 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
     parseMember(rd);
   }
   consume(); // }
-  rd->fields.assign(member_stack_.begin() + ptrdiff_t(base), member_stack_.end());
+  rd->fields.assign(member_stack_.begin() + ptrdiff_t(base),
+                    member_stack_.begin() + ptrdiff_t(member_n_));
   --record_nesting_;
 }
 
@@ -2224,8 +2236,7 @@ void Parser::parseMember(RecordDecl* rd) {
       }
       if (ds.has_alignas && ds.alignas_)
         f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds.alignas_));
-      member_stack_.push_back(f);
-      member_info_.push_back({ds.type_loc, nullptr});
+      pushMember(f, ds.type_loc, nullptr);
     }
     consume();
     return;
@@ -2344,8 +2355,7 @@ void Parser::parseMember(RecordDecl* rd) {
         f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds.alignas_));
       }
     }
-    member_stack_.push_back(f);
-    member_info_.push_back({at, d.name});
+    pushMember(f, at, d.name);
     if (tok_.kind == Tok::Comma) {
       consume();
       continue;
