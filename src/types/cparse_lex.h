@@ -134,10 +134,11 @@ public:
   Ident* getCopy(std::string_view name);
   /// The core lookup: `w0` and `hash` as computed by prefixOf/hashOf.
   Ident* lookup(const char* s, size_t n, uint32_t hash, uint64_t w0) {
-    // The first probe inline (it usually hits); collisions and insertions out of line.
+    // The first probe inline (it usually hits); collisions and insertions out of line. A name of
+    // 9 to 16 bytes is compared as its first and last 8 bytes (both inside the name).
     const Slot& slot = slots_[hash & (slots_.size() - 1)];
     if (slot.hash == hash && slot.id && slot.id->prefix == w0 && slot.id->name.size() == n &&
-        n <= 8)
+        (n <= 8 || (n <= 16 && load8(s + n - 8) == load8(slot.id->name.data() + n - 8))))
       return slot.id;
     return lookupSlow(s, n, hash, w0);
   }
