@@ -4490,7 +4490,15 @@ Value Parser::literalNumber(const Token& t) {
       small = small * 10 + uint64_t(t.ptr[i] - '0');
     if (i == t.len) {
       unsigned int_bits = ctx_.data().of(IntKind::Int).size * 8u;
-      if (int_bits > 32 || small < (uint64_t(1) << (int_bits - 1))) return intValue(int_, small);
+      if (int_bits > 32 || small < (uint64_t(1) << (int_bits - 1))) {
+        // intValue(int_, small) without the truncation: the value fits in int.
+        Value r;
+        r.kind = Value::Int;
+        r.type = int_;
+        r.bits = small;
+        r.known = true;
+        return r;
+      }
     }
   }
   unsigned __int128 v = 0;
