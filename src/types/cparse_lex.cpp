@@ -246,6 +246,16 @@ Loc Lexer::locAt(const char* p) const {
   return l;
 }
 
+namespace {
+struct CommentStopTable {
+  bool c[256] = {};
+  constexpr CommentStopTable() {
+    c[unsigned('\n')] = c[unsigned('*')] = c[unsigned('\\')] = c[0] = true;
+  }
+};
+constexpr CommentStopTable kCommentStop;
+} // namespace
+
 bool Lexer::skipSpace(uint8_t& flags) {
   const char* p = cur_;
   for (;;) {
@@ -282,7 +292,10 @@ bool Lexer::skipSpace(uint8_t& flags) {
         commit(p, q);
         p = q;
         bool closed = false;
-        while (p < end_) {
+        for (;;) {
+          // Only '\n', '*', '\\' and NUL need a look (the NUL after the buffer ends the scan).
+          while (!kCommentStop.c[static_cast<unsigned char>(*p)]) ++p;
+          if (p >= end_) break;
           char d = *p++;
           if (d == '\n') {
             newline(p);
