@@ -270,6 +270,15 @@ public:
 /// for an unknown triple, CPU or ABI, a malformed -march, or an invalid combination.
 Target resolveTarget(const TargetOptions& options);
 
+/// The C spelling of an integer kind ("unsigned long", "__int128", "_Bool").
+const char* intKindName(IntKind k);
+/// The C spelling of a floating kind ("__fp16", "_Float16", "__bf16", "long double", ...).
+const char* floatKindName(FloatKind k);
+/// Whether an integer kind is signed in a data model (plain `char` follows `char_signed`).
+bool intKindSigned(IntKind k, const DataModel& d);
+/// The unsigned kind of the same width (`char` and `signed char` give `unsigned char`).
+IntKind unsignedIntKind(IntKind k);
+
 /// The data model as seen by a source language (OpenCL C changes `long`, `long long`, `half`).
 DataModel dataModelFor(const Target& target, Language lang);
 

@@ -347,6 +347,8 @@ private:
   const FloatType* floats_[kNumFloatKinds] = {};
 };
 
+/// The OpenCL spelling of an OpenCL built-in type ("image2d_t", "sampler_t", "pipe").
+const char* openclTypeName(OpenCLKind k);
 /// The C spelling of a type, as a compiler would print it: "unsigned int", "const char *",
 /// "struct S", "int (*)(int, ...)", "float4", "uint32_t" (typedef names are kept).
 std::string typeName(const Type* t, const TypeContext& ctx);

@@ -368,48 +368,6 @@ std::string intSpelling(const IntType* it) {
   return "int";
 }
 
-std::string_view openclName(OpenCLKind k) {
-  switch (k) {
-  case OpenCLKind::Image1d:
-    return "image1d_t";
-  case OpenCLKind::Image1dArray:
-    return "image1d_array_t";
-  case OpenCLKind::Image1dBuffer:
-    return "image1d_buffer_t";
-  case OpenCLKind::Image2d:
-    return "image2d_t";
-  case OpenCLKind::Image2dArray:
-    return "image2d_array_t";
-  case OpenCLKind::Image2dDepth:
-    return "image2d_depth_t";
-  case OpenCLKind::Image2dArrayDepth:
-    return "image2d_array_depth_t";
-  case OpenCLKind::Image2dMsaa:
-    return "image2d_msaa_t";
-  case OpenCLKind::Image2dArrayMsaa:
-    return "image2d_array_msaa_t";
-  case OpenCLKind::Image2dMsaaDepth:
-    return "image2d_msaa_depth_t";
-  case OpenCLKind::Image2dArrayMsaaDepth:
-    return "image2d_array_msaa_depth_t";
-  case OpenCLKind::Image3d:
-    return "image3d_t";
-  case OpenCLKind::Sampler:
-    return "sampler_t";
-  case OpenCLKind::Event:
-    return "event_t";
-  case OpenCLKind::ClkEvent:
-    return "clk_event_t";
-  case OpenCLKind::Queue:
-    return "queue_t";
-  case OpenCLKind::ReserveId:
-    return "reserve_id_t";
-  case OpenCLKind::Pipe:
-    return "pipe";
-  }
-  return "";
-}
-
 std::string clSpell(const Type* t, uint8_t extra_quals, uint32_t as, std::string decl,
                     const TypeContext& ctx) {
   const uint8_t quals = uint8_t(t->quals | extra_quals);
@@ -446,7 +404,7 @@ std::string clSpell(const Type* t, uint8_t extra_quals, uint32_t as, std::string
     if (ot->okind == OpenCLKind::Pipe)
       base = "pipe " + clSpell(ot->pipe_element, 0, kNoAddressSpace, "", ctx);
     else
-      base = openclName(ot->okind); // without the access qualifier
+      base = openclTypeName(ot->okind); // without the access qualifier
     break;
   }
   default: // typedef names, records, enums, floats, vectors, void: as abikit spells them

@@ -16,60 +16,6 @@ std::string hex(uint64_t v, int digits) {
   return buf;
 }
 
-const char* intKindSpelling(IntKind k) {
-  switch (k) {
-  case IntKind::Bool:
-    return "_Bool";
-  case IntKind::Char:
-    return "char";
-  case IntKind::SChar:
-    return "signed char";
-  case IntKind::UChar:
-    return "unsigned char";
-  case IntKind::Short:
-    return "short";
-  case IntKind::UShort:
-    return "unsigned short";
-  case IntKind::Int:
-    return "int";
-  case IntKind::UInt:
-    return "unsigned int";
-  case IntKind::Long:
-    return "long";
-  case IntKind::ULong:
-    return "unsigned long";
-  case IntKind::LongLong:
-    return "long long";
-  case IntKind::ULongLong:
-    return "unsigned long long";
-  case IntKind::Int128:
-    return "__int128";
-  case IntKind::UInt128:
-    return "unsigned __int128";
-  }
-  return "?";
-}
-
-const char* floatKindSpelling(FloatKind k) {
-  switch (k) {
-  case FloatKind::Fp16:
-    return "__fp16";
-  case FloatKind::Float16:
-    return "_Float16";
-  case FloatKind::BFloat16:
-    return "__bf16";
-  case FloatKind::Float:
-    return "float";
-  case FloatKind::Double:
-    return "double";
-  case FloatKind::LongDouble:
-    return "long double";
-  case FloatKind::Float128:
-    return "__float128";
-  }
-  return "?";
-}
-
 const char* formatName(FloatFormat f) {
   switch (f) {
   case FloatFormat::None:
@@ -186,12 +132,12 @@ std::string describeJson(const Target& t) {
   ordered_json types;
   for (size_t i = 0; i < kNumIntKinds; ++i) {
     const SizeAlign& sa = d.ints[i];
-    types[intKindSpelling(IntKind(i))] =
+    types[intKindName(IntKind(i))] =
         sa.supported() ? ordered_json{{"size", sa.size}, {"align", sa.align}} : ordered_json();
   }
   for (size_t i = 0; i < kNumFloatKinds; ++i) {
     const SizeAlign& sa = d.floats[i];
-    types[floatKindSpelling(FloatKind(i))] =
+    types[floatKindName(FloatKind(i))] =
         sa.supported() ? ordered_json{{"size", sa.size},
                                       {"align", sa.align},
                                       {"format", formatName(d.float_formats[i])}}
@@ -205,7 +151,7 @@ std::string describeJson(const Target& t) {
                       {"kind", d.va_list_kind == VaListKind::VoidPtr ? "void *" : "char *"}};
   dm["types"] = std::move(types);
   ordered_json tds;
-  for (const TypedefRow& r : typedefRows(d)) tds[r.name] = intKindSpelling(r.kind);
+  for (const TypedefRow& r : typedefRows(d)) tds[r.name] = intKindName(r.kind);
   dm["typedefs"] = std::move(tds);
   dm["max_vector_align"] = d.max_vector_align;
   dm["biggest_alignment"] = d.biggest_alignment;
@@ -327,15 +273,15 @@ std::string describeText(const Target& t) {
       std::snprintf(buf, sizeof buf, "  %-22s not supported", name.c_str());
     line(buf);
   };
-  for (size_t i = 0; i < kNumIntKinds; ++i) row(intKindSpelling(IntKind(i)), d.ints[i], "");
+  for (size_t i = 0; i < kNumIntKinds; ++i) row(intKindName(IntKind(i)), d.ints[i], "");
   for (size_t i = 0; i < kNumFloatKinds; ++i)
-    row(floatKindSpelling(FloatKind(i)), d.floats[i], formatName(d.float_formats[i]));
+    row(floatKindName(FloatKind(i)), d.floats[i], formatName(d.float_formats[i]));
   row("void *", d.pointer, "");
   row("function pointer", d.function_pointer, "");
   row("va_list", d.va_list, d.va_list_kind == VaListKind::VoidPtr ? "void *" : "char *");
   std::string tds = "  typedefs:";
   for (const TypedefRow& r : typedefRows(d))
-    tds += std::string(" ") + r.name + "=" + intKindSpelling(r.kind) + ";";
+    tds += std::string(" ") + r.name + "=" + intKindName(r.kind) + ";";
   line(tds);
   line("  __BIGGEST_ALIGNMENT__ " + std::to_string(d.biggest_alignment) +
        ", aligned attribute default " + std::to_string(d.default_aligned_attr) + ", max_align_t " +

@@ -83,60 +83,6 @@ std::string sourceLineOf(std::string_view path, uint32_t line) {
   fail(ctx, fd.loc, e.message() + " (" + what + " of " + rd.displayName(ctx) + ")");
 }
 
-const char* intSpelling(IntKind k) {
-  switch (k) {
-  case IntKind::Bool:
-    return "_Bool";
-  case IntKind::Char:
-    return "char";
-  case IntKind::SChar:
-    return "signed char";
-  case IntKind::UChar:
-    return "unsigned char";
-  case IntKind::Short:
-    return "short";
-  case IntKind::UShort:
-    return "unsigned short";
-  case IntKind::Int:
-    return "int";
-  case IntKind::UInt:
-    return "unsigned int";
-  case IntKind::Long:
-    return "long";
-  case IntKind::ULong:
-    return "unsigned long";
-  case IntKind::LongLong:
-    return "long long";
-  case IntKind::ULongLong:
-    return "unsigned long long";
-  case IntKind::Int128:
-    return "__int128";
-  case IntKind::UInt128:
-    return "unsigned __int128";
-  }
-  return "?";
-}
-
-const char* floatSpelling(FloatKind k) {
-  switch (k) {
-  case FloatKind::Fp16:
-    return "__fp16";
-  case FloatKind::Float16:
-    return "_Float16";
-  case FloatKind::BFloat16:
-    return "__bf16";
-  case FloatKind::Float:
-    return "float";
-  case FloatKind::Double:
-    return "double";
-  case FloatKind::LongDouble:
-    return "long double";
-  case FloatKind::Float128:
-    return "__float128";
-  }
-  return "?";
-}
-
 // stripTypedefs with the common case (no typedef) inline.
 inline const Type* canonicalType(const Type* t) {
   const Type* u = t->unqualified;
@@ -199,7 +145,7 @@ TypeLayout LayoutEngine::of(const Type* t) const {
     }
     const SizeAlign& sa = d.of(it->ikind);
     if (!sa.supported())
-      fail("'" + std::string(intSpelling(it->ikind)) + "' is not available on " +
+      fail("'" + std::string(intKindName(it->ikind)) + "' is not available on " +
            ctx_.target().spelling);
     return {sa.size, sa.align};
   }
@@ -207,7 +153,7 @@ TypeLayout LayoutEngine::of(const Type* t) const {
     auto* ft = static_cast<const FloatType*>(u);
     const SizeAlign& sa = d.of(ft->fkind);
     if (!sa.supported())
-      fail("'" + std::string(floatSpelling(ft->fkind)) + "' is not available on " +
+      fail("'" + std::string(floatKindName(ft->fkind)) + "' is not available on " +
            ctx_.target().spelling);
     return {sa.size, sa.align};
   }

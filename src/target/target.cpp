@@ -107,11 +107,63 @@ DataModel dataModelFor(const Target& target, Language lang) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Predefined macros derived from the data model.
+// Integer and floating kinds.
 
-namespace {
+const char* intKindName(IntKind k) {
+  switch (k) {
+  case IntKind::Bool:
+    return "_Bool";
+  case IntKind::Char:
+    return "char";
+  case IntKind::SChar:
+    return "signed char";
+  case IntKind::UChar:
+    return "unsigned char";
+  case IntKind::Short:
+    return "short";
+  case IntKind::UShort:
+    return "unsigned short";
+  case IntKind::Int:
+    return "int";
+  case IntKind::UInt:
+    return "unsigned int";
+  case IntKind::Long:
+    return "long";
+  case IntKind::ULong:
+    return "unsigned long";
+  case IntKind::LongLong:
+    return "long long";
+  case IntKind::ULongLong:
+    return "unsigned long long";
+  case IntKind::Int128:
+    return "__int128";
+  case IntKind::UInt128:
+    return "unsigned __int128";
+  }
+  return "?";
+}
 
-bool isSigned(IntKind k, const DataModel& d) {
+const char* floatKindName(FloatKind k) {
+  switch (k) {
+  case FloatKind::Fp16:
+    return "__fp16";
+  case FloatKind::Float16:
+    return "_Float16";
+  case FloatKind::BFloat16:
+    return "__bf16";
+  case FloatKind::Float:
+    return "float";
+  case FloatKind::Double:
+    return "double";
+  case FloatKind::LongDouble:
+    return "long double";
+  case FloatKind::Float128:
+    return "__float128";
+  }
+  return "?";
+}
+
+bool intKindSigned(IntKind k, const DataModel& d) {
   switch (k) {
   case IntKind::Char:
     return d.char_signed;
@@ -127,7 +179,7 @@ bool isSigned(IntKind k, const DataModel& d) {
   }
 }
 
-IntKind toUnsigned(IntKind k) {
+IntKind unsignedIntKind(IntKind k) {
   switch (k) {
   case IntKind::SChar:
   case IntKind::Char:
@@ -146,6 +198,11 @@ IntKind toUnsigned(IntKind k) {
     return k;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Predefined macros derived from the data model.
+
+namespace {
 
 // The spelling clang uses in __*_TYPE__ macros.
 const char* clangTypeName(IntKind k) {
@@ -225,7 +282,7 @@ const char* formatModifier(IntKind k) {
 
 std::string maxValue(IntKind k, const DataModel& d) {
   unsigned bits = d.of(k).size * 8u;
-  bool sgn = isSigned(k, d);
+  bool sgn = intKindSigned(k, d);
   unsigned __int128 v = bits >= 128 ? ~(unsigned __int128)0 : (((unsigned __int128)1 << bits) - 1);
   if (sgn) v >>= 1;
   std::string s;
@@ -245,11 +302,11 @@ struct MacroList {
 
 // The smallest standard kind of exactly `bytes` bytes, preferring the order clang uses.
 IntKind intOfSize(unsigned bytes, bool sgn, const DataModel& d, IntKind int64) {
-  if (bytes == 8) return sgn ? int64 : toUnsigned(int64);
+  if (bytes == 8) return sgn ? int64 : unsignedIntKind(int64);
   const IntKind order[] = {IntKind::SChar, IntKind::Short, IntKind::Int, IntKind::Long,
                            IntKind::LongLong};
   for (IntKind k : order)
-    if (d.of(k).size == bytes) return sgn ? k : toUnsigned(k);
+    if (d.of(k).size == bytes) return sgn ? k : unsignedIntKind(k);
   return IntKind::Int;
 }
 
@@ -358,7 +415,7 @@ void defineIntTypeMacros(MacroList& m, const std::string& prefix, IntKind k, con
   m.def(prefix + "_MAX__", maxValue(k, d));
   if (with_width) m.def(prefix + "_WIDTH__", std::to_string(d.of(k).size * 8));
   std::string mod = formatModifier(k);
-  if (isSigned(k, d)) {
+  if (intKindSigned(k, d)) {
     m.def(prefix + "_FMTd__", "\"" + mod + "d\"");
     m.def(prefix + "_FMTi__", "\"" + mod + "i\"");
   } else {
@@ -434,8 +491,8 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
     m.def("__ILP32__", "1");
   }
   if (d.char_signed == false) m.def("__CHAR_UNSIGNED__", "1");
-  if (!isSigned(d.wchar_type, d)) m.def("__WCHAR_UNSIGNED__", "1");
-  if (!isSigned(d.wint_type, d)) m.def("__WINT_UNSIGNED__", "1");
+  if (!intKindSigned(d.wchar_type, d)) m.def("__WCHAR_UNSIGNED__", "1");
+  if (!intKindSigned(d.wint_type, d)) m.def("__WINT_UNSIGNED__", "1");
 
   // Limits and widths.
   m.def("__SCHAR_MAX__", maxValue(IntKind::SChar, d));
@@ -448,7 +505,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__SIZE_MAX__", maxValue(d.size_type, d));
   m.def("__PTRDIFF_MAX__", maxValue(d.ptrdiff_type, d));
   m.def("__INTPTR_MAX__", maxValue(d.intptr_type, d));
-  m.def("__UINTPTR_MAX__", maxValue(toUnsigned(d.intptr_type), d));
+  m.def("__UINTPTR_MAX__", maxValue(unsignedIntKind(d.intptr_type), d));
   m.def("__SIG_ATOMIC_MAX__", maxValue(d.sig_atomic_type, d));
   m.def("__BOOL_WIDTH__", bits(IntKind::Bool));
   m.def("__SHRT_WIDTH__", bits(IntKind::Short));
@@ -485,7 +542,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
 
   // Type macros.
   defineIntTypeMacros(m, "__INTMAX", d.intmax_type, d, false, true);
-  defineIntTypeMacros(m, "__UINTMAX", toUnsigned(d.intmax_type), d, false, true);
+  defineIntTypeMacros(m, "__UINTMAX", unsignedIntKind(d.intmax_type), d, false, true);
   m.def("__PTRDIFF_TYPE__", clangTypeName(d.ptrdiff_type));
   m.def("__PTRDIFF_FMTd__", std::string("\"") + formatModifier(d.ptrdiff_type) + "d\"");
   m.def("__PTRDIFF_FMTi__", std::string("\"") + formatModifier(d.ptrdiff_type) + "i\"");
@@ -500,7 +557,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__WINT_TYPE__", clangTypeName(d.wint_type));
   m.def("__CHAR16_TYPE__", clangTypeName(d.char16_type));
   m.def("__CHAR32_TYPE__", clangTypeName(d.char32_type));
-  m.def("__UINTPTR_TYPE__", clangTypeName(toUnsigned(d.intptr_type)));
+  m.def("__UINTPTR_TYPE__", clangTypeName(unsignedIntKind(d.intptr_type)));
   for (char c : {'o', 'u', 'x', 'X'})
     m.def(std::string("__UINTPTR_FMT") + c + "__",
           std::string("\"") + formatModifier(d.intptr_type) + c + "\"");
@@ -508,11 +565,11 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   for (unsigned n : {8u, 16u, 32u, 64u}) {
     std::string ns = std::to_string(n);
     IntKind s = intOfSize(n / 8, true, d, d.int64_type);
-    IntKind u = toUnsigned(s);
+    IntKind u = unsignedIntKind(s);
     defineIntTypeMacros(m, "__INT" + ns, s, d, false, true);
     defineIntTypeMacros(m, "__UINT" + ns, u, d, false, true);
     IntKind ls = leastOfSize(n / 8, d);
-    IntKind lu = toUnsigned(ls);
+    IntKind lu = unsignedIntKind(ls);
     defineIntTypeMacros(m, "__INT_LEAST" + ns, ls, d, true, false);
     defineIntTypeMacros(m, "__UINT_LEAST" + ns, lu, d, false, false);
     defineIntTypeMacros(m, "__INT_FAST" + ns, ls, d, true, false);

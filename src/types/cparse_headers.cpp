@@ -11,76 +11,6 @@ namespace abikit::detail {
 
 namespace {
 
-bool kindSigned(IntKind k, const DataModel& d) {
-  switch (k) {
-  case IntKind::Char:
-    return d.char_signed;
-  case IntKind::SChar:
-  case IntKind::Short:
-  case IntKind::Int:
-  case IntKind::Long:
-  case IntKind::LongLong:
-  case IntKind::Int128:
-    return true;
-  default:
-    return false;
-  }
-}
-
-IntKind unsignedOf(IntKind k) {
-  switch (k) {
-  case IntKind::Char:
-  case IntKind::SChar:
-    return IntKind::UChar;
-  case IntKind::Short:
-    return IntKind::UShort;
-  case IntKind::Int:
-    return IntKind::UInt;
-  case IntKind::Long:
-    return IntKind::ULong;
-  case IntKind::LongLong:
-    return IntKind::ULongLong;
-  case IntKind::Int128:
-    return IntKind::UInt128;
-  default:
-    return k;
-  }
-}
-
-const char* cName(IntKind k) {
-  switch (k) {
-  case IntKind::Bool:
-    return "_Bool";
-  case IntKind::Char:
-    return "char";
-  case IntKind::SChar:
-    return "signed char";
-  case IntKind::UChar:
-    return "unsigned char";
-  case IntKind::Short:
-    return "short";
-  case IntKind::UShort:
-    return "unsigned short";
-  case IntKind::Int:
-    return "int";
-  case IntKind::UInt:
-    return "unsigned int";
-  case IntKind::Long:
-    return "long";
-  case IntKind::ULong:
-    return "unsigned long";
-  case IntKind::LongLong:
-    return "long long";
-  case IntKind::ULongLong:
-    return "unsigned long long";
-  case IntKind::Int128:
-    return "__int128";
-  case IntKind::UInt128:
-    return "unsigned __int128";
-  }
-  return "int";
-}
-
 // The suffix of an integer constant of this type (clang's __INTn_C_SUFFIX__ rules).
 std::string suffixOf(IntKind k, const DataModel& d) {
   switch (k) {
@@ -114,7 +44,7 @@ std::string decimal(unsigned __int128 v) {
 std::string maxOf(IntKind k, const DataModel& d) {
   unsigned bits = d.of(k).size * 8u;
   unsigned __int128 v = bits >= 128 ? ~(unsigned __int128)0 : (((unsigned __int128)1 << bits) - 1);
-  if (kindSigned(k, d)) v >>= 1;
+  if (intKindSigned(k, d)) v >>= 1;
   return decimal(v) + suffixOf(k, d);
 }
 
@@ -153,11 +83,11 @@ std::string stdintHeader(const DataModel& d) {
   std::string o = "#ifndef __ABIKIT_STDINT_H\n#define __ABIKIT_STDINT_H\n";
   for (unsigned bits : {8u, 16u, 32u, 64u}) {
     IntKind s = signedOfBits(bits, d);
-    IntKind u = unsignedOf(s);
+    IntKind u = unsignedIntKind(s);
     if (d.of(s).size * 8u != bits) continue;
     std::string n = std::to_string(bits);
-    o += "typedef " + std::string(cName(s)) + " int" + n + "_t;\n";
-    o += "typedef " + std::string(cName(u)) + " uint" + n + "_t;\n";
+    o += "typedef " + std::string(intKindName(s)) + " int" + n + "_t;\n";
+    o += "typedef " + std::string(intKindName(u)) + " uint" + n + "_t;\n";
     o += "typedef int" + n + "_t int_least" + n + "_t;\n";
     o += "typedef uint" + n + "_t uint_least" + n + "_t;\n";
     o += "typedef int" + n + "_t int_fast" + n + "_t;\n";
@@ -174,15 +104,15 @@ std::string stdintHeader(const DataModel& d) {
     addLine(o, "INT" + n + "_C(v)", ss.empty() ? "v" : "v##" + ss);
     addLine(o, "UINT" + n + "_C(v)", us.empty() ? "v" : "v##" + us);
   }
-  IntKind ip = d.intptr_type, up = unsignedOf(d.intptr_type);
-  o += "typedef " + std::string(cName(ip)) + " intptr_t;\n";
-  o += "typedef " + std::string(cName(up)) + " uintptr_t;\n";
+  IntKind ip = d.intptr_type, up = unsignedIntKind(d.intptr_type);
+  o += "typedef " + std::string(intKindName(ip)) + " intptr_t;\n";
+  o += "typedef " + std::string(intKindName(up)) + " uintptr_t;\n";
   addLine(o, "INTPTR_MAX", maxOf(ip, d));
   addLine(o, "INTPTR_MIN", minOf(ip, d));
   addLine(o, "UINTPTR_MAX", maxOf(up, d));
-  IntKind im = d.intmax_type, um = unsignedOf(d.intmax_type);
-  o += "typedef " + std::string(cName(im)) + " intmax_t;\n";
-  o += "typedef " + std::string(cName(um)) + " uintmax_t;\n";
+  IntKind im = d.intmax_type, um = unsignedIntKind(d.intmax_type);
+  o += "typedef " + std::string(intKindName(im)) + " intmax_t;\n";
+  o += "typedef " + std::string(intKindName(um)) + " uintmax_t;\n";
   addLine(o, "INTMAX_MAX", maxOf(im, d));
   addLine(o, "INTMAX_MIN", minOf(im, d));
   addLine(o, "UINTMAX_MAX", maxOf(um, d));
@@ -194,14 +124,14 @@ std::string stdintHeader(const DataModel& d) {
   addLine(o, "SIZE_MAX", maxOf(d.size_type, d));
   addLine(o, "SIG_ATOMIC_MAX", maxOf(d.sig_atomic_type, d));
   addLine(o, "SIG_ATOMIC_MIN", minOf(d.sig_atomic_type, d));
-  if (kindSigned(d.wchar_type, d)) {
+  if (intKindSigned(d.wchar_type, d)) {
     addLine(o, "WCHAR_MAX", maxOf(d.wchar_type, d));
     addLine(o, "WCHAR_MIN", minOf(d.wchar_type, d));
   } else {
     addLine(o, "WCHAR_MAX", maxOf(d.wchar_type, d));
     addLine(o, "WCHAR_MIN", "0" + suffixOf(d.wchar_type, d));
   }
-  if (kindSigned(d.wint_type, d)) {
+  if (intKindSigned(d.wint_type, d)) {
     addLine(o, "WINT_MAX", maxOf(d.wint_type, d));
     addLine(o, "WINT_MIN", minOf(d.wint_type, d));
   } else {
@@ -216,9 +146,9 @@ std::string stddefHeader(const DataModel& d, Language lang) {
   std::string o = "#ifndef __ABIKIT_STDDEF_H\n#define __ABIKIT_STDDEF_H\n";
   if (lang != Language::OpenCL) {
     // OpenCL has size_t and ptrdiff_t built in (see the prelude).
-    o += "typedef " + std::string(cName(d.ptrdiff_type)) + " ptrdiff_t;\n";
-    o += "typedef " + std::string(cName(d.size_type)) + " size_t;\n";
-    o += "typedef " + std::string(cName(d.wchar_type)) + " wchar_t;\n";
+    o += "typedef " + std::string(intKindName(d.ptrdiff_type)) + " ptrdiff_t;\n";
+    o += "typedef " + std::string(intKindName(d.size_type)) + " size_t;\n";
+    o += "typedef " + std::string(intKindName(d.wchar_type)) + " wchar_t;\n";
   }
   // clang's definition: the members carry __alignof__ (the preferred alignment).
   unsigned ll = preferredAlign(d.of(IntKind::LongLong), true);
@@ -370,8 +300,8 @@ bool builtinHeaderText(const TypeContext& ctx, std::string_view name, std::strin
     out = floatHeader();
   } else if (name == "uchar.h") {
     out = "#ifndef __ABIKIT_UCHAR_H\n#define __ABIKIT_UCHAR_H\ntypedef " +
-          std::string(cName(d.char16_type)) + " char16_t;\ntypedef " +
-          std::string(cName(d.char32_type)) + " char32_t;\n#endif\n";
+          std::string(intKindName(d.char16_type)) + " char16_t;\ntypedef " +
+          std::string(intKindName(d.char32_type)) + " char32_t;\n#endif\n";
   } else if (name == "inttypes.h") {
     out = inttypesHeader(d);
   } else if (name == "assert.h") {
@@ -412,10 +342,10 @@ std::string languagePrelude(const TypeContext& ctx) {
     // opencl-c-base.h
     o += "typedef unsigned char uchar;\ntypedef unsigned short ushort;\n"
          "typedef unsigned int uint;\ntypedef unsigned long ulong;\n";
-    o += "typedef " + std::string(cName(d.size_type)) + " size_t;\n";
-    o += "typedef " + std::string(cName(d.ptrdiff_type)) + " ptrdiff_t;\n";
-    o += "typedef " + std::string(cName(d.intptr_type)) + " intptr_t;\n";
-    o += "typedef " + std::string(cName(unsignedOf(d.intptr_type))) + " uintptr_t;\n";
+    o += "typedef " + std::string(intKindName(d.size_type)) + " size_t;\n";
+    o += "typedef " + std::string(intKindName(d.ptrdiff_type)) + " ptrdiff_t;\n";
+    o += "typedef " + std::string(intKindName(d.intptr_type)) + " intptr_t;\n";
+    o += "typedef " + std::string(intKindName(unsignedIntKind(d.intptr_type))) + " uintptr_t;\n";
     std::vector<const char*> elems = {"char", "uchar", "short", "ushort", "int",
                                       "uint", "long",  "ulong", "float"};
     if (d.of(FloatKind::Double).supported()) elems.push_back("double");

@@ -471,63 +471,7 @@ const FunctionDecl* TranslationUnit::findFunction(std::string_view name) const {
 
 // ----- spelling -------------------------------------------------------------------------------
 
-namespace {
-
-const char* intName(IntKind k) {
-  switch (k) {
-  case IntKind::Bool:
-    return "_Bool";
-  case IntKind::Char:
-    return "char";
-  case IntKind::SChar:
-    return "signed char";
-  case IntKind::UChar:
-    return "unsigned char";
-  case IntKind::Short:
-    return "short";
-  case IntKind::UShort:
-    return "unsigned short";
-  case IntKind::Int:
-    return "int";
-  case IntKind::UInt:
-    return "unsigned int";
-  case IntKind::Long:
-    return "long";
-  case IntKind::ULong:
-    return "unsigned long";
-  case IntKind::LongLong:
-    return "long long";
-  case IntKind::ULongLong:
-    return "unsigned long long";
-  case IntKind::Int128:
-    return "__int128";
-  case IntKind::UInt128:
-    return "unsigned __int128";
-  }
-  return "?";
-}
-
-const char* floatName(FloatKind k, Language lang) {
-  switch (k) {
-  case FloatKind::Fp16:
-    return lang == Language::OpenCL ? "half" : "__fp16";
-  case FloatKind::Float16:
-    return "_Float16";
-  case FloatKind::BFloat16:
-    return "__bf16";
-  case FloatKind::Float:
-    return "float";
-  case FloatKind::Double:
-    return "double";
-  case FloatKind::LongDouble:
-    return "long double";
-  case FloatKind::Float128:
-    return "__float128";
-  }
-  return "?";
-}
-
-const char* openclName(OpenCLKind k) {
+const char* openclTypeName(OpenCLKind k) {
   switch (k) {
   case OpenCLKind::Image1d:
     return "image1d_t";
@@ -569,6 +513,28 @@ const char* openclName(OpenCLKind k) {
   return "?";
 }
 
+namespace {
+
+const char* floatName(FloatKind k, Language lang) {
+  switch (k) {
+  case FloatKind::Fp16:
+    return lang == Language::OpenCL ? "half" : "__fp16";
+  case FloatKind::Float16:
+    return "_Float16";
+  case FloatKind::BFloat16:
+    return "__bf16";
+  case FloatKind::Float:
+    return "float";
+  case FloatKind::Double:
+    return "double";
+  case FloatKind::LongDouble:
+    return "long double";
+  case FloatKind::Float128:
+    return "__float128";
+  }
+  return "?";
+}
+
 std::string qualPrefix(uint8_t q) {
   std::string s;
   if (q & kQualConst) s += "const ";
@@ -601,7 +567,7 @@ std::string spell(const Type* t, const TypeContext& ctx, std::string decl) {
                       std::to_string(it->bits) + ")");
     if (it->ikind == IntKind::Bool && ctx.language() != Language::C)
       return withDecl(q + "bool"); // OpenCL C and C++ spell it bool
-    return withDecl(q + intName(it->ikind));
+    return withDecl(q + intKindName(it->ikind));
   }
   case TypeKind::Float:
     return withDecl(q + floatName(static_cast<const FloatType*>(u)->fkind, ctx.language()));
@@ -626,7 +592,7 @@ std::string spell(const Type* t, const TypeContext& ctx, std::string decl) {
     if (ot->access == AccessQual::ReadWrite) acc = "__read_write ";
     if (ot->okind == OpenCLKind::Pipe)
       return withDecl(q + acc + "pipe " + spell(ot->pipe_element, ctx, ""));
-    return withDecl(q + acc + openclName(ot->okind));
+    return withDecl(q + acc + openclTypeName(ot->okind));
   }
   case TypeKind::Vector: {
     auto* vt = static_cast<const VectorType*>(u);
