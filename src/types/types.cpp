@@ -516,23 +516,7 @@ const char* openclTypeName(OpenCLKind k) {
 namespace {
 
 const char* floatName(FloatKind k, Language lang) {
-  switch (k) {
-  case FloatKind::Fp16:
-    return lang == Language::OpenCL ? "half" : "__fp16";
-  case FloatKind::Float16:
-    return "_Float16";
-  case FloatKind::BFloat16:
-    return "__bf16";
-  case FloatKind::Float:
-    return "float";
-  case FloatKind::Double:
-    return "double";
-  case FloatKind::LongDouble:
-    return "long double";
-  case FloatKind::Float128:
-    return "__float128";
-  }
-  return "?";
+  return k == FloatKind::Fp16 && lang == Language::OpenCL ? "half" : floatKindName(k);
 }
 
 std::string qualPrefix(uint8_t q) {

@@ -254,57 +254,10 @@ INSTANTIATE_TEST_SUITE_P(Riscv, ClangMacros, ::testing::ValuesIn(clangCases()), 
 // Sizes, alignments and typedefs as _Static_asserts.
 
 const char* cSpelling(IntKind k) {
-  switch (k) {
-  case IntKind::Bool:
-    return "_Bool";
-  case IntKind::Char:
-    return "char";
-  case IntKind::SChar:
-    return "signed char";
-  case IntKind::UChar:
-    return "unsigned char";
-  case IntKind::Short:
-    return "short";
-  case IntKind::UShort:
-    return "unsigned short";
-  case IntKind::Int:
-    return "int";
-  case IntKind::UInt:
-    return "unsigned int";
-  case IntKind::Long:
-    return "long";
-  case IntKind::ULong:
-    return "unsigned long";
-  case IntKind::LongLong:
-    return "long long";
-  case IntKind::ULongLong:
-    return "unsigned long long";
-  case IntKind::Int128:
-    return "__int128";
-  case IntKind::UInt128:
-    return "unsigned __int128";
-  }
-  return "?";
+  return intKindName(k);
 }
-
 const char* cSpelling(FloatKind k) {
-  switch (k) {
-  case FloatKind::Fp16:
-    return "__fp16";
-  case FloatKind::Float16:
-    return "_Float16";
-  case FloatKind::BFloat16:
-    return "__bf16";
-  case FloatKind::Float:
-    return "float";
-  case FloatKind::Double:
-    return "double";
-  case FloatKind::LongDouble:
-    return "long double";
-  case FloatKind::Float128:
-    return "__float128";
-  }
-  return "?";
+  return floatKindName(k);
 }
 
 struct Checks {

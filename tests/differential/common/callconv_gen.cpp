@@ -7,60 +7,6 @@ namespace abikit::difftest {
 
 namespace {
 
-const char* intName(IntKind k) {
-  switch (k) {
-  case IntKind::Bool:
-    return "_Bool";
-  case IntKind::Char:
-    return "char";
-  case IntKind::SChar:
-    return "signed char";
-  case IntKind::UChar:
-    return "unsigned char";
-  case IntKind::Short:
-    return "short";
-  case IntKind::UShort:
-    return "unsigned short";
-  case IntKind::Int:
-    return "int";
-  case IntKind::UInt:
-    return "unsigned int";
-  case IntKind::Long:
-    return "long";
-  case IntKind::ULong:
-    return "unsigned long";
-  case IntKind::LongLong:
-    return "long long";
-  case IntKind::ULongLong:
-    return "unsigned long long";
-  case IntKind::Int128:
-    return "__int128";
-  case IntKind::UInt128:
-    return "unsigned __int128";
-  }
-  return "int";
-}
-
-const char* floatName(FloatKind k) {
-  switch (k) {
-  case FloatKind::Fp16:
-    return "__fp16";
-  case FloatKind::Float16:
-    return "_Float16";
-  case FloatKind::BFloat16:
-    return "__bf16";
-  case FloatKind::Float:
-    return "float";
-  case FloatKind::Double:
-    return "double";
-  case FloatKind::LongDouble:
-    return "long double";
-  case FloatKind::Float128:
-    return "__float128";
-  }
-  return "float";
-}
-
 constexpr IntKind kInts[] = {
     IntKind::Bool,     IntKind::Char,      IntKind::SChar,  IntKind::UChar,  IntKind::Short,
     IntKind::UShort,   IntKind::Int,       IntKind::UInt,   IntKind::Long,   IntKind::ULong,
@@ -464,15 +410,15 @@ std::string baseTypeSpelling(const Proto& p, const PType& t) {
   case PType::Void:
     return "void";
   case PType::Int:
-    return intName(t.ik);
+    return intKindName(t.ik);
   case PType::BitInt:
     return std::string(t.is_signed ? "" : "unsigned ") + "_BitInt(" + std::to_string(t.bits) + ")";
   case PType::Float:
-    return floatName(t.fk);
+    return floatKindName(t.fk);
   case PType::ComplexFloat:
-    return std::string("_Complex ") + floatName(t.fk);
+    return std::string("_Complex ") + floatKindName(t.fk);
   case PType::ComplexInt:
-    return std::string("_Complex ") + intName(t.ik);
+    return std::string("_Complex ") + intKindName(t.ik);
   case PType::Pointer:
     return "void *";
   case PType::Enum:
@@ -532,7 +478,7 @@ std::string typedefsText(const Proto& p) {
     if (!needsTypedef(t)) return;
     std::string name = p.prefix + "t" + std::to_string(pos);
     if (t.kind == PType::Vector) {
-      std::string elem = t.elem_float ? floatName(t.fk) : intName(t.ik);
+      std::string elem = t.elem_float ? floatKindName(t.fk) : intKindName(t.ik);
       if (t.ext_vector)
         out += "typedef " + elem + " " + name + " __attribute__((ext_vector_type(" +
                std::to_string(t.count) + ")))";

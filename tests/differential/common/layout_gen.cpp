@@ -8,60 +8,6 @@ namespace abikit::difftest {
 
 namespace {
 
-const char* intName(IntKind k) {
-  switch (k) {
-  case IntKind::Bool:
-    return "_Bool";
-  case IntKind::Char:
-    return "char";
-  case IntKind::SChar:
-    return "signed char";
-  case IntKind::UChar:
-    return "unsigned char";
-  case IntKind::Short:
-    return "short";
-  case IntKind::UShort:
-    return "unsigned short";
-  case IntKind::Int:
-    return "int";
-  case IntKind::UInt:
-    return "unsigned int";
-  case IntKind::Long:
-    return "long";
-  case IntKind::ULong:
-    return "unsigned long";
-  case IntKind::LongLong:
-    return "long long";
-  case IntKind::ULongLong:
-    return "unsigned long long";
-  case IntKind::Int128:
-    return "__int128";
-  case IntKind::UInt128:
-    return "unsigned __int128";
-  }
-  return "int";
-}
-
-const char* floatName(FloatKind k) {
-  switch (k) {
-  case FloatKind::Fp16:
-    return "__fp16";
-  case FloatKind::Float16:
-    return "_Float16";
-  case FloatKind::BFloat16:
-    return "__bf16";
-  case FloatKind::Float:
-    return "float";
-  case FloatKind::Double:
-    return "double";
-  case FloatKind::LongDouble:
-    return "long double";
-  case FloatKind::Float128:
-    return "__float128";
-  }
-  return "float";
-}
-
 constexpr IntKind kAllInts[] = {
     IntKind::Bool,     IntKind::Char,      IntKind::SChar,  IntKind::UChar,  IntKind::Short,
     IntKind::UShort,   IntKind::Int,       IntKind::UInt,   IntKind::Long,   IntKind::ULong,
@@ -413,15 +359,15 @@ private:
 std::string baseSpelling(const GProgram& p, const GBase& b) {
   switch (b.kind) {
   case GBase::Int:
-    return intName(b.ik);
+    return intKindName(b.ik);
   case GBase::BitInt:
     return std::string(b.is_signed ? "" : "unsigned ") + "_BitInt(" + std::to_string(b.bits) + ")";
   case GBase::Float:
-    return floatName(b.fk);
+    return floatKindName(b.fk);
   case GBase::ComplexInt:
-    return std::string("_Complex ") + intName(b.ik);
+    return std::string("_Complex ") + intKindName(b.ik);
   case GBase::ComplexFloat:
-    return std::string("_Complex ") + floatName(b.fk);
+    return std::string("_Complex ") + floatKindName(b.fk);
   case GBase::Pointer: {
     std::string s;
     if (b.address_space)
