@@ -335,37 +335,9 @@ std::string intSpelling(const IntType* it) {
   if (it->is_bitint)
     return std::string(it->is_signed ? "" : "unsigned ") + "_BitInt(" + std::to_string(it->bits) +
            ")";
-  switch (it->ikind) {
-  case IntKind::Bool:
-    return "bool";
-  case IntKind::Char:
-    return "char";
-  case IntKind::SChar:
-    return "signed char";
-  case IntKind::UChar:
-    return "unsigned char";
-  case IntKind::Short:
-    return "short";
-  case IntKind::UShort:
-    return "unsigned short";
-  case IntKind::Int:
-    return "int";
-  case IntKind::UInt:
-    return "unsigned int";
-  case IntKind::Long:
-    return "long";
-  case IntKind::ULong:
-    return "unsigned long";
-  case IntKind::LongLong:
-    return "long long";
-  case IntKind::ULongLong:
-    return "unsigned long long";
-  case IntKind::Int128:
-    return "__int128";
-  case IntKind::UInt128:
-    return "unsigned __int128";
-  }
-  return "int";
+  // clang prints _Bool as `bool` in kernel argument type names; the rest as spelt in C.
+  if (it->ikind == IntKind::Bool) return "bool";
+  return intKindName(it->ikind);
 }
 
 std::string clSpell(const Type* t, uint8_t extra_quals, uint32_t as, std::string decl,
