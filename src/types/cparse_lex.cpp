@@ -236,16 +236,6 @@ void Lexer::commit(const char* from, const char* to) {
     if (*p == '\n') newline(p + 1);
 }
 
-Loc Lexer::locAt(const char* p) const {
-  Loc l;
-  l.file = file;
-  l.line = line_ + line_delta;
-  l.col = uint32_t(p - line_start_ + 1);
-  l.buf = buf_;
-  l.offset = uint32_t(p - begin_);
-  return l;
-}
-
 namespace {
 struct CommentStopTable {
   bool c[256] = {};

@@ -289,7 +289,21 @@ public:
   const char* cur() const { return cur_; }
   uint32_t buf() const { return buf_; }
   uint32_t physicalLine() const { return line_; }
-  Loc locAt(const char* p) const;
+  Loc locAt(const char* p) const {
+    Loc l;
+    l.file = file;
+    l.line = line_ + line_delta;
+    l.col = uint32_t(p - line_start_ + 1);
+    l.buf = buf_;
+    l.offset = uint32_t(p - begin_);
+    return l;
+  }
+  /// Moves the cursor to `p`, on the current line after the tokens lexed so far, for a caller
+  /// that has scanned the bytes in between itself (they hold no newline, splice or comment).
+  void skipTo(const char* p) {
+    cur_ = p;
+    at_line_start_ = false;
+  }
 
 private:
   void lexSlow(Token& t, uint8_t flags); // flags: what the blanks already skipped gave

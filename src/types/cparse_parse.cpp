@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 namespace abikit::detail {
@@ -733,6 +734,8 @@ private:
   bool nestedDeclaratorFollows(DeclContext dc, bool abstract_ok) const;
   QType buildType(const DeclSpec& ds, QType base, Declarator& d, DeclContext dc,
                   FunctionType** outer_fn);
+  void applyPointer(QType& t, const Chunk& c);
+  void applyArray(QType& t, const Chunk& c, const Ident* name, DeclContext dc);
   std::string declName(const Declarator& d) const {
     return d.name ? std::string(d.name->name) : std::string();
   }
@@ -749,6 +752,17 @@ private:
   void declareFunction(DeclSpec& ds, QType t, Declarator& d, FunctionType* fn, bool is_definition);
   void applyFunctionAttrs(const AttrList& attrs, FunctionType* fn, const Declarator& d);
   void parseMember(RecordDecl* rd);
+  bool fastMember();
+  bool macroIntValue(Macro* m, int32_t& value);
+  // The type of each combination of basic type keywords and const/volatile that a member's
+  // specifiers have had (filled by parseMember(), read by fastMember()); null: not seen yet.
+  static uint32_t basicKey(unsigned base, unsigned longs, bool short_, unsigned sign,
+                           unsigned quals) {
+    return base | longs << 4 | unsigned(short_) << 6 | sign << 7 | quals << 9;
+  }
+  std::vector<QType> basic_types_;
+  void addMember(const QType& t, Ident* name, const Loc& at, int32_t width, const DeclSpec* ds,
+                 const AttrList* dattrs);
   void checkRecord(RecordDecl* rd, const Loc& at, size_t base);
   bool sameType(const Type* a, const Type* b) const;
   bool compatibleFunction(const FunctionType* a, const FunctionType* b) const;
@@ -2116,6 +2130,7 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
       consume();
       continue;
     }
+    if (tok_.kind == Tok::Ident && !nla_ && fastMember()) continue;
     if (isKw(kKwStaticAssert)) {
       parseStaticAssert();
       continue;
@@ -2128,8 +2143,283 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
   --record_nesting_;
 }
 
+// ----- the member fast path --------------------------------------------------------------
+//
+// Most members of real headers have one of a few shapes:
+//   SPECIFIERS ['*'...] NAME ['[' SIZE ']'] [':' WIDTH] ';'
+// SPECIFIERS being a typedef name, `struct`/`union`/`enum` and a tag in scope, or basic type
+// keywords with const/volatile (a combination parseMember() has already turned into a type), SIZE
+// a decimal int constant or an object-like macro whose body is a plain int constant expression,
+// WIDTH a decimal constant, and only blanks between the tokens, all on one line. fastMember()
+// reads such a member straight from the bytes of the file: no token is made, no specifier or
+// declarator state is built. It ends with what parseMember() ends with for the same tokens: the
+// same type (made by applyPointer()/applyArray()), the same FieldDecl and member locations, the
+// same errors (addMember() and the apply functions report them) and the token after the ';' in
+// tok_ (with the ';' as the previous token). Anything else (a comment, a newline, a macro other
+// than the array size, an attribute, a qualifier after '*', a second declarator, ...) returns
+// false having changed nothing, and parseMember() reads the member.
+bool Parser::fastMember() {
+  using namespace lexchars;
+  Lexer* lx = pp_.directLexer();
+  if (!lx) return false;
+  auto cls = [](const char* q) { return kChars.c[static_cast<unsigned char>(*q)]; };
+  auto blanks = [&](const char* q) {
+    while (cls(q) & kSpace) ++q;
+    return q;
+  };
+  // An identifier at q (what Lexer::lex() makes of it), or null: not one, or one the lexer's
+  // slow path would read (a splice) or a literal prefix.
+  auto ident = [&](const char*& q) -> Ident* {
+    const char* start = q;
+    if (!(cls(q) & kIdStart)) return nullptr;
+    ++q;
+    while (cls(q) & kIdCont) ++q;
+    if (*q == '\\' || *q == '\'' || *q == '"') return nullptr;
+    size_t n = size_t(q - start);
+    uint64_t w0 = IdentTable::load8(start); // the buffer is padded
+    if (n < 8) w0 &= (uint64_t(1) << (8 * n)) - 1;
+    return ids_.lookup(start, n, IdentTable::hashOf(start, n, w0), w0);
+  };
+  // A decimal int constant without suffix (what literalNumber() makes an int of), or -1.
+  auto number = [&](const char*& q) -> int64_t {
+    if (!(cls(q) & kDigit)) return -1;
+    if (*q == '0' && (cls(q + 1) & kNumCont)) return -1; // octal, hex, binary, 0.5, ...
+    int64_t v = 0;
+    int digits = 0;
+    while (cls(q) & kDigit) {
+      v = v * 10 + (*q - '0');
+      ++q;
+      if (++digits > 10) return -1;
+    }
+    if ((cls(q) & kNumCont) || *q == '\'' || *q == '\\' || v > 0x7FFFFFFF) return -1;
+    return v;
+  };
+
+  // The specifiers. tok_ is their first token; p is after it.
+  const char* p = lx->cur();
+  QType base;
+  Ident* first = tok_.ident;
+  switch (Kw(first->keyword)) {
+  case kKwNone: {
+    Symbol* s = lookup(first);
+    if (!s || s->kind != Symbol::Typedef || dyn<OpenCLType>(s->type.t)) return false;
+    base = s->type;
+    break;
+  }
+  case kKwStruct:
+  case kKwUnion:
+  case kKwEnum: {
+    p = blanks(p);
+    Ident* tag = ident(p);
+    if (!tag || tag->keyword != kKwNone || tag->macro) return false;
+    TagSym* ts = lookupTag(tag);
+    TagSym::Kind want = first->keyword == kKwStruct  ? TagSym::Struct
+                        : first->keyword == kKwUnion ? TagSym::Union
+                                                     : TagSym::Enum;
+    if (!ts || ts->kind != want) return false;
+    base = QType{ts->type};
+    break;
+  }
+  default: {
+    // The keyword loop of parseMember().
+    unsigned b = DeclSpec::None, longs = 0, sign = 0, quals = 0;
+    bool short_ = false, any_type = false;
+    Ident* id = first;
+    for (;;) {
+      switch (Kw(id->keyword)) {
+      case kKwConst:
+        quals |= kQualConst;
+        break;
+      case kKwVolatile:
+        quals |= kQualVolatile;
+        break;
+      case kKwVoid:
+      case kKwChar:
+      case kKwInt:
+      case kKwFloat:
+      case kKwDouble:
+      case kKwBool:
+        if (b != DeclSpec::None) return false;
+        b = id->keyword == kKwVoid    ? DeclSpec::Void
+            : id->keyword == kKwChar  ? DeclSpec::Char
+            : id->keyword == kKwInt   ? DeclSpec::Int
+            : id->keyword == kKwFloat ? DeclSpec::Float
+            : id->keyword == kKwBool  ? DeclSpec::Bool
+                                      : DeclSpec::Double;
+        any_type = true;
+        break;
+      case kKwShort:
+        if (short_ || longs) return false;
+        short_ = any_type = true;
+        break;
+      case kKwLong:
+        if (short_ || longs >= 2) return false;
+        ++longs;
+        any_type = true;
+        break;
+      case kKwSigned:
+      case kKwUnsigned:
+        if (sign) return false;
+        sign = id->keyword == kKwSigned ? 1 : 2;
+        any_type = true;
+        break;
+      default:
+        return false;
+      }
+      const char* q = blanks(p);
+      const char* after = q;
+      Ident* next = ident(after);
+      if (!next || next->keyword == kKwNone) break; // the declarator
+      if (next->macro) return false;
+      id = next;
+      p = after;
+    }
+    if (!any_type || basic_types_.empty()) return false;
+    base = basic_types_[basicKey(b, longs, short_, sign, quals)];
+    if (!base.t) return false;
+    break;
+  }
+  }
+
+  // The declarator: pointers, the name, one array suffix, a bit-field width, the ';'.
+  const char* stars[8];
+  unsigned nstars = 0;
+  p = blanks(p);
+  while (*p == '*') {
+    if (nstars == 8) return false;
+    stars[nstars++] = p;
+    p = blanks(p + 1);
+  }
+  const char* name_at = p;
+  Ident* name = ident(p);
+  if (!name || name->keyword != kKwNone || name->macro) return false;
+  p = blanks(p);
+  const char* open = nullptr;
+  const char* size_at = nullptr;
+  int64_t count = -1;
+  if (*p == '[') {
+    open = p;
+    size_at = p = blanks(p + 1);
+    if (cls(p) & kDigit) {
+      count = number(p);
+    } else {
+      Ident* m = ident(p);
+      int32_t v;
+      if (m && m->macro && macroIntValue(m->macro, v)) count = v;
+    }
+    if (count < 0) return false;
+    p = blanks(p);
+    if (*p != ']') return false;
+    p = blanks(p + 1);
+  }
+  int32_t width = -1;
+  if (*p == ':' && p[1] != ':' && p[1] != '>') {
+    p = blanks(p + 1);
+    int64_t w = number(p);
+    if (w < 0) return false;
+    width = int32_t(w);
+    p = blanks(p);
+  }
+  if (*p != ';') return false;
+
+  // Commit: the same steps as parseMember() (buildType(), then addMember()).
+  QType t = base;
+  for (unsigned i = 0; i < nstars; ++i) {
+    Chunk c;
+    c.kind = Chunk::Pointer;
+    c.loc = lx->locAt(stars[i]);
+    applyPointer(t, c);
+  }
+  if (open) {
+    Chunk c;
+    c.kind = Chunk::Array;
+    c.loc = lx->locAt(open);
+    c.size_loc = lx->locAt(size_at);
+    c.count = uint64_t(count);
+    applyArray(t, c, name, DeclContext::Member);
+  }
+  addMember(t, name, lx->locAt(name_at), width, nullptr, nullptr);
+  tok_.kind = Tok::Semi;
+  tok_.ptr = p;
+  tok_.len = 1;
+  tok_.flags = 0;
+  tok_.ident = nullptr;
+  tok_.loc = lx->locAt(p);
+  lx->skipTo(p + 1);
+  consume();
+  return true;
+}
+
+// The value of an object-like macro used as an array size, when its body is a plain int constant
+// expression the fast path can evaluate as the general one does: decimal int constants without
+// suffix, parentheses, unary and binary '+' '-', binary '*', every intermediate value an int
+// (an overflow is left to the general path, which reports it). Cached in the Macro.
+bool Parser::macroIntValue(Macro* m, int32_t& value) {
+  if (m->int_state == 0) {
+    m->int_state = 2;
+    if (m->function_like || m->builtin || m->disabled || m->body.empty()) return false;
+    const Token* toks = m->body.data();
+    const size_t n = m->body.size();
+    size_t i = 0;
+    bool ok = true;
+    auto fits = [&](int64_t v) {
+      if (v < INT32_MIN || v > INT32_MAX) ok = false;
+      return v;
+    };
+    // expr := term (('+' | '-') term)*; term := unary ('*' unary)*;
+    // unary := ('+' | '-') unary | '(' expr ')' | constant
+    std::function<int64_t(unsigned)> expr;
+    std::function<int64_t(unsigned)> unary = [&](unsigned depth) -> int64_t {
+      if (!ok || i >= n || depth > 32) return ok = false, 0;
+      const Token& t = toks[i++];
+      if (t.kind == Tok::Plus) return unary(depth + 1);
+      if (t.kind == Tok::Minus) return fits(-unary(depth + 1));
+      if (t.kind == Tok::LParen) {
+        int64_t v = expr(depth + 1);
+        if (i >= n || toks[i].kind != Tok::RParen) return ok = false, 0;
+        ++i;
+        return v;
+      }
+      if (t.kind != Tok::Number) return ok = false, 0;
+      const char* q = t.ptr;
+      const char* end = t.ptr + t.len;
+      if (t.len == 0 || t.len > 10 || (*q == '0' && t.len > 1)) return ok = false, 0;
+      int64_t v = 0;
+      for (; q < end; ++q) {
+        if (*q < '0' || *q > '9') return ok = false, 0;
+        v = v * 10 + (*q - '0');
+      }
+      return fits(v);
+    };
+    auto term = [&](unsigned depth) -> int64_t {
+      int64_t v = unary(depth);
+      while (ok && i < n && toks[i].kind == Tok::Star) {
+        ++i;
+        v = fits(v * unary(depth));
+      }
+      return v;
+    };
+    expr = [&](unsigned depth) -> int64_t {
+      int64_t v = term(depth);
+      while (ok && i < n && (toks[i].kind == Tok::Plus || toks[i].kind == Tok::Minus)) {
+        bool plus = toks[i++].kind == Tok::Plus;
+        int64_t r = term(depth);
+        v = fits(plus ? v + r : v - r);
+      }
+      return v;
+    };
+    int64_t v = expr(0);
+    if (!ok || i != n) return false;
+    m->int_value = int32_t(v);
+    m->int_state = 1;
+  }
+  value = m->int_value;
+  return m->int_state == 1;
+}
+
 void Parser::parseMember(RecordDecl* rd) {
   DeclSpec ds;
+  bool basic = false; // the specifiers are basic type keywords and const/volatile only
   Loc start = tok_.loc;
   Symbol* s =
       tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone ? lookup(tok_.ident) : nullptr;
@@ -2212,6 +2502,8 @@ void Parser::parseMember(RecordDecl* rd) {
     if (!(ds.any_type &&
           (tok_.kind == Tok::Star || (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone))))
       parseDeclSpecRest(ds, DeclContext::Member);
+    else
+      basic = true;
   } else {
     parseDeclSpec(ds, DeclContext::Member);
   }
@@ -2223,6 +2515,11 @@ void Parser::parseMember(RecordDecl* rd) {
   }
   if (ds.kernel) fail(start, "'kernel' can only be used with functions");
   QType base = namedAlone(ds) ? ds.named : finishDeclSpec(ds, DeclContext::Member);
+  if (basic) {
+    if (basic_types_.empty()) basic_types_.resize(1u << 11);
+    basic_types_[basicKey(ds.base, unsigned(ds.longs), ds.short_, unsigned(ds.sign), ds.quals)] =
+        base;
+  }
   if (tok_.kind == Tok::Semi) {
     // An anonymous struct or union member, or a declaration that declares no member.
     if (ds.record && ds.tag_defined && ds.record->name.empty() && ds.record != rd) {
@@ -2294,68 +2591,7 @@ void Parser::parseMember(RecordDecl* rd) {
     QType t = d.chunks.empty() && ds.attrs.empty() && d.attrs.empty()
                   ? base
                   : buildType(ds, base, d, DeclContext::Member, &fn);
-    auto shown = [&]() { return d.name ? "'" + std::string(d.name->name) + "' " : std::string(); };
-    const Loc& at = field_at;
-    if (t.has_as) fail(at, "field may not be qualified with an address space");
-    const Type* c = stripTypedefs(t.t);
-    if (c->kind == TypeKind::Function) fail(at, "field " + shown() + "declared as a function");
-    if (c->kind == TypeKind::Void) fail(at, "field " + shown() + "has incomplete type 'void'");
-    if (auto* r = dyn<RecordType>(c); r && !r->decl->complete)
-      fail(at, "field " + shown() + "has incomplete type '" + typeStr(t.t) + "'");
-    if (auto* e = dyn<EnumType>(c); e && !e->decl->complete)
-      fail(at, "field " + shown() + "has incomplete type '" + typeStr(t.t) + "'");
-    if (c->kind == TypeKind::OpenCL)
-      fail(at, "the OpenCL type '" + typeStr(t.t) + "' cannot be used for a field");
-    FieldDecl f;
-    f.name = d.name ? intern(d.name) : std::string_view();
-    f.type = t.t;
-    f.loc = srcLoc(at);
-    if (width >= 0) {
-      if (c->kind != TypeKind::Int && c->kind != TypeKind::Enum)
-        fail(at, "bit-field " + shown() + "has non-integral type '" + typeStr(t.t) + "'");
-      unsigned bits = intBits(c);
-      if (c->kind == TypeKind::Int && static_cast<const IntType*>(c)->ikind == IntKind::Bool &&
-          !static_cast<const IntType*>(c)->is_bitint)
-        bits = 1;
-      if (unsigned(width) > bits)
-        fail(at, "bit-field " + shown() + "is wider than its type (" + std::to_string(width) +
-                     " bits > " + std::to_string(bits) + ")");
-      if (width == 0 && d.name)
-        fail(at, "named bit-field '" + std::string(d.name->name) + "' has zero width");
-      f.bit_width = width;
-    }
-    if (!ds.attrs.empty() || !d.attrs.empty())
-      for (const AttrList* list : {&ds.attrs, &d.attrs}) {
-        if (list->empty()) continue;
-        for (const Attr& a : *list) {
-          switch (a.kind) {
-          case AttrKind::Packed:
-            f.packed = true;
-            break;
-          case AttrKind::Aligned:
-            f.aligned = std::max<uint32_t>(f.aligned, uint32_t(attrAlignment(a)));
-            break;
-          case AttrKind::Kernel:
-          case AttrKind::Vertex:
-            fail(a.loc, "'" + std::string(a.name) + "' attribute only applies to functions");
-          case AttrKind::TransparentUnion:
-            fail(a.loc, "'transparent_union' attribute only applies to unions and typedefs");
-          default:
-            break;
-          }
-        }
-      }
-    if (ds.has_alignas) {
-      if (width >= 0) fail(ds.alignas_loc, "'_Alignas' attribute cannot be applied to a bit-field");
-      if (ds.alignas_) {
-        uint32_t natural = alignOf(t.t, ds.alignas_loc, false);
-        if (ds.alignas_ < natural)
-          fail(ds.alignas_loc, "requested alignment is less than minimum alignment of " +
-                                   std::to_string(natural) + " for type '" + typeStr(t.t) + "'");
-        f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds.alignas_));
-      }
-    }
-    pushMember(f, at, d.name);
+    addMember(t, d.name, field_at, width, &ds, &d.attrs);
     if (tok_.kind == Tok::Comma) {
       consume();
       continue;
@@ -2367,6 +2603,74 @@ void Parser::parseMember(RecordDecl* rd) {
     if (tok_.kind == Tok::Eof) fail(prev_.loc, unterminatedRecord(rd));
     failUnexpected("';' at end of declaration list");
   }
+}
+
+// The checks and the FieldDecl of one member declarator of type `t` (`name` null for an unnamed
+// bit-field or member; `width` -1 if not a bit-field), errors reported at `at`. `ds` and `dattrs`
+// (the specifiers and the declarator's attributes) may be null: none.
+void Parser::addMember(const QType& t, Ident* name, const Loc& at, int32_t width,
+                       const DeclSpec* ds, const AttrList* dattrs) {
+  auto shown = [&]() { return name ? "'" + std::string(name->name) + "' " : std::string(); };
+  if (t.has_as) fail(at, "field may not be qualified with an address space");
+  const Type* c = stripTypedefs(t.t);
+  if (c->kind == TypeKind::Function) fail(at, "field " + shown() + "declared as a function");
+  if (c->kind == TypeKind::Void) fail(at, "field " + shown() + "has incomplete type 'void'");
+  if (auto* r = dyn<RecordType>(c); r && !r->decl->complete)
+    fail(at, "field " + shown() + "has incomplete type '" + typeStr(t.t) + "'");
+  if (auto* e = dyn<EnumType>(c); e && !e->decl->complete)
+    fail(at, "field " + shown() + "has incomplete type '" + typeStr(t.t) + "'");
+  if (c->kind == TypeKind::OpenCL)
+    fail(at, "the OpenCL type '" + typeStr(t.t) + "' cannot be used for a field");
+  FieldDecl f;
+  f.name = name ? intern(name) : std::string_view();
+  f.type = t.t;
+  f.loc = srcLoc(at);
+  if (width >= 0) {
+    if (c->kind != TypeKind::Int && c->kind != TypeKind::Enum)
+      fail(at, "bit-field " + shown() + "has non-integral type '" + typeStr(t.t) + "'");
+    unsigned bits = intBits(c);
+    if (c->kind == TypeKind::Int && static_cast<const IntType*>(c)->ikind == IntKind::Bool &&
+        !static_cast<const IntType*>(c)->is_bitint)
+      bits = 1;
+    if (unsigned(width) > bits)
+      fail(at, "bit-field " + shown() + "is wider than its type (" + std::to_string(width) +
+                   " bits > " + std::to_string(bits) + ")");
+    if (width == 0 && name)
+      fail(at, "named bit-field '" + std::string(name->name) + "' has zero width");
+    f.bit_width = width;
+  }
+  if ((ds && !ds->attrs.empty()) || (dattrs && !dattrs->empty()))
+    for (const AttrList* list : {ds ? &ds->attrs : nullptr, dattrs}) {
+      if (!list || list->empty()) continue;
+      for (const Attr& a : *list) {
+        switch (a.kind) {
+        case AttrKind::Packed:
+          f.packed = true;
+          break;
+        case AttrKind::Aligned:
+          f.aligned = std::max<uint32_t>(f.aligned, uint32_t(attrAlignment(a)));
+          break;
+        case AttrKind::Kernel:
+        case AttrKind::Vertex:
+          fail(a.loc, "'" + std::string(a.name) + "' attribute only applies to functions");
+        case AttrKind::TransparentUnion:
+          fail(a.loc, "'transparent_union' attribute only applies to unions and typedefs");
+        default:
+          break;
+        }
+      }
+    }
+  if (ds && ds->has_alignas) {
+    if (width >= 0) fail(ds->alignas_loc, "'_Alignas' attribute cannot be applied to a bit-field");
+    if (ds->alignas_) {
+      uint32_t natural = alignOf(t.t, ds->alignas_loc, false);
+      if (ds->alignas_ < natural)
+        fail(ds->alignas_loc, "requested alignment is less than minimum alignment of " +
+                                  std::to_string(natural) + " for type '" + typeStr(t.t) + "'");
+      f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds->alignas_));
+    }
+  }
+  pushMember(f, at, name);
 }
 
 void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
@@ -2903,6 +3207,52 @@ FunctionType* Parser::parseParams(Declarator& d, const Loc& at, unsigned level) 
   return fn;
 }
 
+// One pointer declarator chunk applied to `t`.
+void Parser::applyPointer(QType& t, const Chunk& c) {
+  uint32_t depth = depthOf(t.t) + 1;
+  checkDepth(depth, c.loc);
+  t.t = pointerTo(t.t, t.has_as ? t.as : 0);
+  setDepth(t.t, depth);
+  t.has_as = c.has_as;
+  t.as = c.as;
+  if (c.quals) t.t = ctx_.qualified(t.t, c.quals);
+}
+
+// One array declarator chunk applied to `t` (`name`: the declarator's, for messages).
+void Parser::applyArray(QType& t, const Chunk& c, const Ident* name, DeclContext dc) {
+  auto who = [&]() {
+    return name ? "'" + std::string(name->name) + "'" : std::string("type name");
+  };
+  uint32_t depth = depthOf(t.t) + 1;
+  checkDepth(depth, c.loc);
+  const Type* e = stripTypedefs(t.t);
+  if (e->kind == TypeKind::Function) fail(c.loc, who() + " declared as array of functions");
+  if (e->kind == TypeKind::Void) fail(c.loc, "array has incomplete element type 'void'");
+  if (auto* r = dyn<RecordType>(e); r && !r->decl->complete)
+    fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
+  if (auto* en = dyn<EnumType>(e); en && !en->decl->complete)
+    fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
+  if (auto* a = dyn<ArrayType>(e); a && a->incomplete)
+    fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
+  if (c.incomplete || c.vla) {
+    t.t = ctx_.incompleteArrayOf(t.t);
+  } else {
+    if (c.count) {
+      uint64_t esize = sizeOf(t.t, c.loc, "array");
+      unsigned max_bits = std::min(61u, unsigned(ctx_.data().of(ctx_.data().size_type).size) * 8u);
+      unsigned __int128 total = (unsigned __int128)esize * c.count;
+      if (total >= ((unsigned __int128)1 << max_bits))
+        fail(c.size_loc, "array is too large (" + std::to_string(c.count) + " elements)");
+    }
+    t.t = ctx_.arrayOf(t.t, c.count);
+  }
+  setDepth(t.t, depth);
+  if (c.quals && dc == DeclContext::Param) {
+    // int a[const 3]: the qualifiers go to the adjusted pointer; keep them on the array.
+    t.t = ctx_.qualified(t.t, c.quals);
+  }
+}
+
 QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclContext dc,
                         FunctionType** outer_fn) {
   if (d.chunks.empty() && ds.attrs.empty() && d.attrs.empty()) {
@@ -2912,55 +3262,16 @@ QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclConte
   }
   QType t = base;
   FunctionType* last_fn = nullptr;
-  auto who = [&]() {
-    return d.name ? "'" + std::string(d.name->name) + "'" : std::string("type name");
-  };
   for (size_t i = 0; i < d.chunks.size(); ++i) {
     const Chunk& c = d.chunks[i];
     last_fn = nullptr;
     switch (c.kind) {
-    case Chunk::Pointer: {
-      uint32_t depth = depthOf(t.t) + 1;
-      checkDepth(depth, c.loc);
-      t.t = pointerTo(t.t, t.has_as ? t.as : 0);
-      setDepth(t.t, depth);
-      t.has_as = c.has_as;
-      t.as = c.as;
-      if (c.quals) t.t = ctx_.qualified(t.t, c.quals);
+    case Chunk::Pointer:
+      applyPointer(t, c);
       break;
-    }
-    case Chunk::Array: {
-      uint32_t depth = depthOf(t.t) + 1;
-      checkDepth(depth, c.loc);
-      const Type* e = stripTypedefs(t.t);
-      if (e->kind == TypeKind::Function) fail(c.loc, who() + " declared as array of functions");
-      if (e->kind == TypeKind::Void) fail(c.loc, "array has incomplete element type 'void'");
-      if (auto* r = dyn<RecordType>(e); r && !r->decl->complete)
-        fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
-      if (auto* en = dyn<EnumType>(e); en && !en->decl->complete)
-        fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
-      if (auto* a = dyn<ArrayType>(e); a && a->incomplete)
-        fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
-      if (c.incomplete || c.vla) {
-        t.t = ctx_.incompleteArrayOf(t.t);
-      } else {
-        if (c.count) {
-          uint64_t esize = sizeOf(t.t, c.loc, "array");
-          unsigned max_bits =
-              std::min(61u, unsigned(ctx_.data().of(ctx_.data().size_type).size) * 8u);
-          unsigned __int128 total = (unsigned __int128)esize * c.count;
-          if (total >= ((unsigned __int128)1 << max_bits))
-            fail(c.size_loc, "array is too large (" + std::to_string(c.count) + " elements)");
-        }
-        t.t = ctx_.arrayOf(t.t, c.count);
-      }
-      setDepth(t.t, depth);
-      if (c.quals && dc == DeclContext::Param) {
-        // int a[const 3]: the qualifiers go to the adjusted pointer; keep them on the array.
-        t.t = ctx_.qualified(t.t, c.quals);
-      }
+    case Chunk::Array:
+      applyArray(t, c, d.name, dc);
       break;
-    }
     case Chunk::Function: {
       const Type* r = stripTypedefs(t.t);
       if (r->kind == TypeKind::Function) fail(c.loc, "function cannot return function type");

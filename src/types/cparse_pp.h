@@ -56,6 +56,10 @@ struct Macro {
   bool variadic = false;
   bool disabled = false; // being expanded
   uint8_t builtin = 0;   // PpSpecial of a built-in macro
+  // The parser's cache of the body's value as a plain int constant expression (see
+  // Parser::macroArraySize): 0 not computed yet, 1 `int_value` holds it, 2 not such a body.
+  uint8_t int_state = 0;
+  int32_t int_value = 0;
 };
 
 /// One text the preprocessor has read (a file, a built-in header, the predefines).
@@ -89,6 +93,12 @@ public:
   void enterMainFile(std::string path, std::string text);
   /// The next fully expanded token (Tok::Eof at the end of the main file).
   inline void next(Token& t);
+
+  /// The current file's lexer when the tokens after the last one returned would come straight
+  /// from it (no macro expansion in progress, not in a directive, include-guard detection
+  /// settled); nullptr otherwise. A caller may scan the bytes ahead itself while no identifier
+  /// it passes names a macro, then move the lexer with Lexer::skipTo().
+  inline Lexer* directLexer();
 
   /// #pragma pack value in effect (bytes, 0 = none).
   uint32_t packAlignment() const { return pack_current_; }
@@ -236,6 +246,14 @@ struct Preprocessor::FileState {
   Ident* guard_macro = nullptr;
   size_t guard_cond = 0;
 };
+
+inline Lexer* Preprocessor::directLexer() {
+  if (!exp_.empty()) return nullptr;
+  FileState& f = *files_.back();
+  if ((f.guard != FileState::kInvalid && f.guard != FileState::kInGuard) || f.lexer.in_directive)
+    return nullptr;
+  return &f.lexer;
+}
 
 // The common case inline: a token straight from the current file that is not a macro name, a
 // directive or the end of the file (and does not end an include-guard candidate).
