@@ -24,6 +24,10 @@ struct ParseOptions {
   /// predefined macros.
   std::vector<std::pair<std::string, std::optional<std::string>>> defines;
   std::vector<std::string> undefines;
+  /// Reads common member declarations (a type and a name, pointers, one array dimension, a
+  /// bit-field width) straight from the text instead of through the general parser. The result,
+  /// errors included, is the same either way; false exists to test that it is.
+  bool fast_paths = true;
 };
 
 /// The language a file is written in, from its name: .cl -> OpenCL, .cu -> CUDA, .hip -> HIP,

@@ -298,11 +298,17 @@ public:
     l.offset = uint32_t(p - begin_);
     return l;
   }
-  /// Moves the cursor to `p`, on the current line after the tokens lexed so far, for a caller
-  /// that has scanned the bytes in between itself (they hold no newline, splice or comment).
-  void skipTo(const char* p) {
+  const char* lineStart() const { return line_start_; }
+  /// Moves the cursor to `p`, after tokens of the same buffer, for a caller that has scanned the
+  /// bytes in between itself: they hold `newlines` newlines (no splice), the last of them ending
+  /// just before `line_start`.
+  void skipTo(const char* p, uint32_t newlines = 0, const char* line_start = nullptr) {
     cur_ = p;
     at_line_start_ = false;
+    if (newlines) {
+      line_ += newlines;
+      line_start_ = line_start;
+    }
   }
 
 private:

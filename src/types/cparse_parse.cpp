@@ -633,6 +633,7 @@ class Parser {
 public:
   Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, IdentTable& ids);
   TranslationUnit run();
+  bool fast_paths = true; // see ParseOptions::fast_paths
 
 private:
   // tokens
@@ -752,7 +753,7 @@ private:
   void declareFunction(DeclSpec& ds, QType t, Declarator& d, FunctionType* fn, bool is_definition);
   void applyFunctionAttrs(const AttrList& attrs, FunctionType* fn, const Declarator& d);
   void parseMember(RecordDecl* rd);
-  bool fastMember();
+  bool fastMembers();
   bool macroIntValue(Macro* m, int32_t& value);
   // The type of each combination of basic type keywords and const/volatile that a member's
   // specifiers have had (filled by parseMember(), read by fastMember()); null: not seen yet.
@@ -2130,7 +2131,7 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
       consume();
       continue;
     }
-    if (tok_.kind == Tok::Ident && !nla_ && fastMember()) continue;
+    if (fast_paths && tok_.kind == Tok::Ident && !nla_ && fastMembers()) continue;
     if (isKw(kKwStaticAssert)) {
       parseStaticAssert();
       continue;
@@ -2150,15 +2151,17 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
 // SPECIFIERS being a typedef name, `struct`/`union`/`enum` and a tag in scope, or basic type
 // keywords with const/volatile (a combination parseMember() has already turned into a type), SIZE
 // a decimal int constant or an object-like macro whose body is a plain int constant expression,
-// WIDTH a decimal constant, and only blanks between the tokens, all on one line. fastMember()
-// reads such a member straight from the bytes of the file: no token is made, no specifier or
-// declarator state is built. It ends with what parseMember() ends with for the same tokens: the
-// same type (made by applyPointer()/applyArray()), the same FieldDecl and member locations, the
-// same errors (addMember() and the apply functions report them) and the token after the ';' in
-// tok_ (with the ';' as the previous token). Anything else (a comment, a newline, a macro other
-// than the array size, an attribute, a qualifier after '*', a second declarator, ...) returns
-// false having changed nothing, and parseMember() reads the member.
-bool Parser::fastMember() {
+// WIDTH a decimal constant, and only blanks between the tokens, all on one line. fastMembers()
+// reads a run of such members straight from the bytes of the file, with the blanks, newlines
+// and comments between them: no token is made, no specifier or declarator state is built. Each
+// member ends as parseMember() ends it for the same tokens: the same type (made by
+// applyPointer()/applyArray()), the same FieldDecl and member locations, the same errors
+// (addMember() and the apply functions report them). After the run, the lexer stands after the
+// last member's ';', which is the previous token, and tok_ holds the token after it. A member of
+// any other shape (a macro other than the array size, an attribute, a qualifier after '*', a
+// second declarator, a line splice, a directive, ...) ends the run where it starts, and
+// parseMember() reads it; returns false if the run is empty (nothing changed).
+bool Parser::fastMembers() {
   using namespace lexchars;
   Lexer* lx = pp_.directLexer();
   if (!lx) return false;
@@ -2194,158 +2197,215 @@ bool Parser::fastMember() {
     if ((cls(q) & kNumCont) || *q == '\'' || *q == '\\' || v > 0x7FFFFFFF) return -1;
     return v;
   };
+  // Positions as the lexer reports them: `line` physical lines after the lexer's current one,
+  // which starts at `ls`.
+  uint32_t line = 0;
+  const char* ls = lx->lineStart();
+  const uint32_t line0 = lx->physicalLine() + lx->line_delta;
+  auto loc = [&](const char* q) {
+    Loc l;
+    l.file = lx->file;
+    l.line = line0 + line;
+    l.col = uint32_t(q - ls + 1);
+    l.buf = lx->buf();
+    l.offset = uint32_t(q - lx->begin());
+    return l;
+  };
 
-  // The specifiers. tok_ is their first token; p is after it.
-  const char* p = lx->cur();
-  QType base;
-  Ident* first = tok_.ident;
-  switch (Kw(first->keyword)) {
-  case kKwNone: {
-    Symbol* s = lookup(first);
-    if (!s || s->kind != Symbol::Typedef || dyn<OpenCLType>(s->type.t)) return false;
-    base = s->type;
-    break;
-  }
-  case kKwStruct:
-  case kKwUnion:
-  case kKwEnum: {
-    p = blanks(p);
-    Ident* tag = ident(p);
-    if (!tag || tag->keyword != kKwNone || tag->macro) return false;
-    TagSym* ts = lookupTag(tag);
-    TagSym::Kind want = first->keyword == kKwStruct  ? TagSym::Struct
-                        : first->keyword == kKwUnion ? TagSym::Union
-                                                     : TagSym::Enum;
-    if (!ts || ts->kind != want) return false;
-    base = QType{ts->type};
-    break;
-  }
-  default: {
-    // The keyword loop of parseMember().
-    unsigned b = DeclSpec::None, longs = 0, sign = 0, quals = 0;
-    bool short_ = false, any_type = false;
-    Ident* id = first;
-    for (;;) {
-      switch (Kw(id->keyword)) {
-      case kKwConst:
-        quals |= kQualConst;
-        break;
-      case kKwVolatile:
-        quals |= kQualVolatile;
-        break;
-      case kKwVoid:
-      case kKwChar:
-      case kKwInt:
-      case kKwFloat:
-      case kKwDouble:
-      case kKwBool:
-        if (b != DeclSpec::None) return false;
-        b = id->keyword == kKwVoid    ? DeclSpec::Void
-            : id->keyword == kKwChar  ? DeclSpec::Char
-            : id->keyword == kKwInt   ? DeclSpec::Int
-            : id->keyword == kKwFloat ? DeclSpec::Float
-            : id->keyword == kKwBool  ? DeclSpec::Bool
-                                      : DeclSpec::Double;
-        any_type = true;
-        break;
-      case kKwShort:
-        if (short_ || longs) return false;
-        short_ = any_type = true;
-        break;
-      case kKwLong:
-        if (short_ || longs >= 2) return false;
-        ++longs;
-        any_type = true;
-        break;
-      case kKwSigned:
-      case kKwUnsigned:
-        if (sign) return false;
-        sign = id->keyword == kKwSigned ? 1 : 2;
-        any_type = true;
-        break;
-      default:
-        return false;
+  Ident* first = tok_.ident;  // the member's first token
+  const char* p = lx->cur();  // after it
+  const char* semi = nullptr; // the last member's ';'
+  uint32_t semi_line = 0;     // and its line
+  const char* semi_ls = nullptr;
+  for (;;) {
+    // The specifiers.
+    QType base;
+    switch (Kw(first->keyword)) {
+    case kKwNone: {
+      Symbol* s = lookup(first);
+      if (!s || s->kind != Symbol::Typedef || dyn<OpenCLType>(s->type.t)) goto done;
+      base = s->type;
+      break;
+    }
+    case kKwStruct:
+    case kKwUnion:
+    case kKwEnum: {
+      p = blanks(p);
+      Ident* tag = ident(p);
+      if (!tag || tag->keyword != kKwNone || tag->macro) goto done;
+      TagSym* ts = lookupTag(tag);
+      TagSym::Kind want = first->keyword == kKwStruct  ? TagSym::Struct
+                          : first->keyword == kKwUnion ? TagSym::Union
+                                                       : TagSym::Enum;
+      if (!ts || ts->kind != want) goto done;
+      base = QType{ts->type};
+      break;
+    }
+    default: {
+      // The keyword loop of parseMember().
+      unsigned b = DeclSpec::None, longs = 0, sign = 0, quals = 0;
+      bool short_ = false, any_type = false;
+      Ident* id = first;
+      for (;;) {
+        switch (Kw(id->keyword)) {
+        case kKwConst:
+          quals |= kQualConst;
+          break;
+        case kKwVolatile:
+          quals |= kQualVolatile;
+          break;
+        case kKwVoid:
+        case kKwChar:
+        case kKwInt:
+        case kKwFloat:
+        case kKwDouble:
+        case kKwBool:
+          if (b != DeclSpec::None) goto done;
+          b = id->keyword == kKwVoid    ? DeclSpec::Void
+              : id->keyword == kKwChar  ? DeclSpec::Char
+              : id->keyword == kKwInt   ? DeclSpec::Int
+              : id->keyword == kKwFloat ? DeclSpec::Float
+              : id->keyword == kKwBool  ? DeclSpec::Bool
+                                        : DeclSpec::Double;
+          any_type = true;
+          break;
+        case kKwShort:
+          if (short_ || longs) goto done;
+          short_ = any_type = true;
+          break;
+        case kKwLong:
+          if (short_ || longs >= 2) goto done;
+          ++longs;
+          any_type = true;
+          break;
+        case kKwSigned:
+        case kKwUnsigned:
+          if (sign) goto done;
+          sign = id->keyword == kKwSigned ? 1 : 2;
+          any_type = true;
+          break;
+        default:
+          goto done;
+        }
+        const char* after = blanks(p);
+        Ident* next = ident(after);
+        if (!next || next->keyword == kKwNone) break; // the declarator
+        if (next->macro) goto done;
+        id = next;
+        p = after;
       }
-      const char* q = blanks(p);
-      const char* after = q;
-      Ident* next = ident(after);
-      if (!next || next->keyword == kKwNone) break; // the declarator
-      if (next->macro) return false;
-      id = next;
-      p = after;
+      if (!any_type || basic_types_.empty()) goto done;
+      base = basic_types_[basicKey(b, longs, short_, sign, quals)];
+      if (!base.t) goto done;
+      break;
     }
-    if (!any_type || basic_types_.empty()) return false;
-    base = basic_types_[basicKey(b, longs, short_, sign, quals)];
-    if (!base.t) return false;
-    break;
-  }
+    }
+
+    {
+      // The declarator: pointers, the name, one array suffix, a bit-field width, the ';'.
+      const char* stars[8];
+      unsigned nstars = 0;
+      p = blanks(p);
+      while (*p == '*') {
+        if (nstars == 8) goto done;
+        stars[nstars++] = p;
+        p = blanks(p + 1);
+      }
+      const char* name_at = p;
+      Ident* name = ident(p);
+      if (!name || name->keyword != kKwNone || name->macro) goto done;
+      p = blanks(p);
+      const char* open = nullptr;
+      const char* size_at = nullptr;
+      int64_t count = -1;
+      if (*p == '[') {
+        open = p;
+        size_at = p = blanks(p + 1);
+        if (cls(p) & kDigit) {
+          count = number(p);
+        } else {
+          Ident* m = ident(p);
+          int32_t v;
+          if (m && m->macro && macroIntValue(m->macro, v)) count = v;
+        }
+        if (count < 0) goto done;
+        p = blanks(p);
+        if (*p != ']') goto done;
+        p = blanks(p + 1);
+      }
+      int32_t width = -1;
+      if (*p == ':' && p[1] != ':' && p[1] != '>') {
+        p = blanks(p + 1);
+        int64_t w = number(p);
+        if (w < 0) goto done;
+        width = int32_t(w);
+        p = blanks(p);
+      }
+      if (*p != ';') goto done;
+
+      // The member: the same steps as parseMember() (buildType(), then addMember()).
+      QType t = base;
+      for (unsigned i = 0; i < nstars; ++i) {
+        Chunk c;
+        c.kind = Chunk::Pointer;
+        c.loc = loc(stars[i]);
+        applyPointer(t, c);
+      }
+      if (open) {
+        Chunk c;
+        c.kind = Chunk::Array;
+        c.loc = loc(open);
+        c.size_loc = loc(size_at);
+        c.count = uint64_t(count);
+        applyArray(t, c, name, DeclContext::Member);
+      }
+      addMember(t, name, loc(name_at), width, nullptr, nullptr);
+      semi = p;
+      semi_line = line;
+      semi_ls = ls;
+    }
+
+    // The next member's first identifier, after blanks, newlines and comments.
+    p = semi + 1;
+    for (;;) {
+      p = blanks(p);
+      if (*p == '\n') {
+        ++line;
+        ls = ++p;
+      } else if (*p == '/' && p[1] == '*') {
+        const char* q = p + 2;
+        uint32_t nl = 0;
+        const char* nls = ls;
+        while (!(q[0] == '*' && q[1] == '/')) {
+          if (*q == '\0' || *q == '\\') goto done; // the end of the buffer, a splice
+          if (*q == '\n') ++nl, nls = q + 1;
+          ++q;
+        }
+        line += nl;
+        ls = nls;
+        p = q + 2;
+      } else if (*p == '/' && p[1] == '/') {
+        while (*p != '\n' && *p != '\0' && *p != '\\') ++p;
+        if (*p != '\n') goto done;
+      } else {
+        break;
+      }
+    }
+    first = ident(p);
+    if (!first || first->macro) goto done;
   }
 
-  // The declarator: pointers, the name, one array suffix, a bit-field width, the ';'.
-  const char* stars[8];
-  unsigned nstars = 0;
-  p = blanks(p);
-  while (*p == '*') {
-    if (nstars == 8) return false;
-    stars[nstars++] = p;
-    p = blanks(p + 1);
-  }
-  const char* name_at = p;
-  Ident* name = ident(p);
-  if (!name || name->keyword != kKwNone || name->macro) return false;
-  p = blanks(p);
-  const char* open = nullptr;
-  const char* size_at = nullptr;
-  int64_t count = -1;
-  if (*p == '[') {
-    open = p;
-    size_at = p = blanks(p + 1);
-    if (cls(p) & kDigit) {
-      count = number(p);
-    } else {
-      Ident* m = ident(p);
-      int32_t v;
-      if (m && m->macro && macroIntValue(m->macro, v)) count = v;
-    }
-    if (count < 0) return false;
-    p = blanks(p);
-    if (*p != ']') return false;
-    p = blanks(p + 1);
-  }
-  int32_t width = -1;
-  if (*p == ':' && p[1] != ':' && p[1] != '>') {
-    p = blanks(p + 1);
-    int64_t w = number(p);
-    if (w < 0) return false;
-    width = int32_t(w);
-    p = blanks(p);
-  }
-  if (*p != ';') return false;
-
-  // Commit: the same steps as parseMember() (buildType(), then addMember()).
-  QType t = base;
-  for (unsigned i = 0; i < nstars; ++i) {
-    Chunk c;
-    c.kind = Chunk::Pointer;
-    c.loc = lx->locAt(stars[i]);
-    applyPointer(t, c);
-  }
-  if (open) {
-    Chunk c;
-    c.kind = Chunk::Array;
-    c.loc = lx->locAt(open);
-    c.size_loc = lx->locAt(size_at);
-    c.count = uint64_t(count);
-    applyArray(t, c, name, DeclContext::Member);
-  }
-  addMember(t, name, lx->locAt(name_at), width, nullptr, nullptr);
+done:
+  if (!semi) return false;
+  line = semi_line;
+  ls = semi_ls;
   tok_.kind = Tok::Semi;
-  tok_.ptr = p;
+  tok_.ptr = semi;
   tok_.len = 1;
   tok_.flags = 0;
   tok_.ident = nullptr;
-  tok_.loc = lx->locAt(p);
-  lx->skipTo(p + 1);
+  tok_.loc = loc(semi);
+  lx->skipTo(semi + 1, semi_line, semi_ls);
   consume();
   return true;
 }
@@ -5252,6 +5312,7 @@ TranslationUnit runParser(TypeContext& ctx, const LayoutEngine& layout, std::str
   try {
     pp.enterMainFile(std::string(name), std::move(text));
     Parser parser(ctx, layout, pp, idents);
+    parser.fast_paths = options.fast_paths;
     return parser.run();
   } catch (const SourceError& e) {
     throw Error::atSource(e.unsupported ? ErrorKind::Unsupported : ErrorKind::Input, e.message,
