@@ -12,6 +12,10 @@
 
 namespace abikit {
 
+namespace detail {
+class RecordBuilder;
+}
+
 struct TypeLayout {
   uint64_t size = 0;  // bytes (sizeof)
   uint32_t align = 1; // bytes (_Alignof)
@@ -50,10 +54,24 @@ public:
   const TypeContext& context() const { return ctx_; }
 
 private:
+  friend class detail::RecordBuilder;
+
+  // Layouts of derived types (typedef, array, vector, complex, enum), cached by the interned
+  // type's address: open addressing with linear probing, a power-of-two number of slots.
+  struct CachedType {
+    const Type* type = nullptr; // nullptr: empty slot
+    TypeLayout layout;
+  };
+  bool quick(const Type* t, TypeLayout& out) const;
+  TypeLayout compute(const Type* t) const;
+  void remember(const Type* t, TypeLayout l) const;
+
   const TypeContext& ctx_;
   mutable std::vector<const RecordLayout*> cache_; // indexed by RecordDecl::id
   mutable std::deque<RecordLayout> layouts_;       // the cached layouts (stable addresses)
   mutable std::vector<uint8_t> in_progress_;
+  mutable std::vector<CachedType> type_cache_;
+  mutable size_t type_cache_used_ = 0;
 };
 
 } // namespace abikit

@@ -1,5 +1,6 @@
 #include "json_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -40,6 +41,40 @@ void appendJsonString(std::string& out, std::string_view s) {
     }
   }
   out += '"';
+}
+
+void TextBuffer::grow(size_t n) {
+  // The string's characters must be initialised before they are written: the writable part
+  // grows by slices, zeroed just before they are written (so the pages are touched once, while
+  // in cache); past the capacity the allocation doubles.
+  constexpr size_t kSlice = size_t(64) << 10;
+  size_t used = size();
+  size_t want = used + std::max(n, kSlice);
+  if (want > buf_.capacity()) buf_.reserve(std::max(want, buf_.capacity() * 2));
+  buf_.resize(want);
+  p_ = buf_.data() + used;
+  end_ = buf_.data() + buf_.size();
+}
+
+void TextBuffer::jsonChars(std::string_view s) {
+  // Every character takes at most six bytes (\u00XX).
+  char* p = room(s.size() * 6);
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && c != '"' && c != '\\') {
+      *p++ = c;
+    } else if (u >= 0x20) {
+      *p++ = '\\';
+      *p++ = c;
+    } else {
+      std::memcpy(p, "\\u00", 4);
+      p[4] = kHex[u >> 4];
+      p[5] = kHex[u & 15];
+      p += 6;
+    }
+  }
+  p_ = p;
 }
 
 } // namespace abikit::detail

@@ -1,18 +1,23 @@
 // `abikit layout`: the text view (pahole-like: offsets, sizes, bit positions, every hole and the
 // tail padding) and the JSON view (cli-contract.md) of record layouts.
+//
+// Both views stream into one growing buffer (detail::TextBuffer): numbers are formatted with
+// std::to_chars in place, each type is spelled once, and no string is built per member.
 #include "abikit/emit.h"
 #include "json_text.h"
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <cstring>
+#include <deque>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 namespace abikit {
 
 namespace {
+
+using detail::TextBuffer;
 
 // An anonymous struct/union member: its fields belong to the enclosing record in C.
 const RecordDecl* anonymousMember(const FieldDecl& fd) {
@@ -20,9 +25,6 @@ const RecordDecl* anonymousMember(const FieldDecl& fd) {
   auto* rt = dyn<RecordType>(stripTypedefs(fd.type));
   return rt && rt->decl->name.empty() ? rt->decl : nullptr;
 }
-
-using detail::appendJsonString;
-using detail::appendNumber;
 
 // A named member whose type is a struct/union without a tag or typedef name, written in place
 // (`struct { int a; } s;`): the text view prints its members inline.
@@ -33,124 +35,216 @@ const RecordDecl* unnamedRecordMember(const FieldDecl& fd) {
   return rd->name.empty() && rd->typedef_name.empty() ? rd : nullptr;
 }
 
+// RecordDecl::displayName, written without building a string for a tag or a typedef name.
+void putDisplayName(TextBuffer& out, const RecordDecl& rd, const TypeContext& ctx) {
+  if (!rd.name.empty()) {
+    if (rd.is_union)
+      out.lit("union ");
+    else
+      out.lit("struct ");
+    out.put(rd.name);
+  } else if (!rd.typedef_name.empty()) {
+    out.put(rd.typedef_name);
+  } else {
+    out.put(rd.displayName(ctx));
+  }
+}
+
+// The same as a JSON string.
+void putDisplayNameJson(TextBuffer& out, const RecordDecl& rd, const TypeContext& ctx) {
+  out.put('"');
+  if (!rd.name.empty()) {
+    if (rd.is_union)
+      out.lit("union ");
+    else
+      out.lit("struct ");
+    out.jsonChars(rd.name);
+  } else if (!rd.typedef_name.empty()) {
+    out.jsonChars(rd.typedef_name);
+  } else {
+    out.jsonChars(rd.displayName(ctx));
+  }
+  out.put('"');
+}
+
 // Type spellings (plain, and as a JSON string), computed once per (interned) type: a header of
-// thousands of records uses a few hundred distinct member types.
+// thousands of records uses a few thousand distinct member types. A table with open addressing
+// maps the type to its spellings, which never move once made.
 class TypeNames {
 public:
-  explicit TypeNames(const TypeContext& ctx) : ctx_(ctx) {}
-  const std::string& operator()(const Type* t) { return entry(t).plain; }
-  const std::string& json(const Type* t) { return entry(t).json; }
+  struct Spelling {
+    std::string plain, json;
+    size_t fn_ptr = std::string::npos; // position of "(*)" in `plain` (pointer to function)
+  };
+
+  explicit TypeNames(const TypeContext& ctx) : ctx_(ctx), slots_(1024) {}
+
+  const Spelling& operator()(const Type* t) {
+    if (t != last_type_) {
+      last_ = find(t);
+      last_type_ = t;
+    }
+    return *last_;
+  }
 
 private:
-  struct Entry {
-    std::string plain, json;
+  struct Slot {
+    const Type* type = nullptr; // nullptr: empty
+    const Spelling* spelling = nullptr;
   };
-  const Entry& entry(const Type* t) {
-    if (t == last_type_) return *last_;
-    auto [it, fresh] = names_.try_emplace(t);
-    if (fresh) {
-      it->second.plain = typeName(t, ctx_);
-      appendJsonString(it->second.json, it->second.plain);
+
+  static size_t hash(const Type* t) {
+    uint64_t h = uint64_t(reinterpret_cast<uintptr_t>(t)) * 0x9E3779B97F4A7C15ull;
+    return size_t(h >> 32);
+  }
+
+  const Spelling* find(const Type* t) {
+    size_t mask = slots_.size() - 1;
+    size_t i = hash(t) & mask;
+    for (; slots_[i].type; i = (i + 1) & mask)
+      if (slots_[i].type == t) return slots_[i].spelling;
+    Spelling& sp = spellings_.emplace_back();
+    sp.plain = typeName(t, ctx_);
+    sp.fn_ptr = sp.plain.find("(*)");
+    detail::appendJsonString(sp.json, sp.plain);
+    slots_[i] = {t, &sp};
+    if (++used_ * 2 > slots_.size()) rehash();
+    return &sp;
+  }
+
+  void rehash() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (!s.type) continue;
+      size_t i = hash(s.type) & mask;
+      while (slots_[i].type) i = (i + 1) & mask;
+      slots_[i] = s;
     }
-    last_type_ = t;
-    last_ = &it->second;
-    return it->second;
   }
 
   const TypeContext& ctx_;
-  std::unordered_map<const Type*, Entry> names_;
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+  std::deque<Spelling> spellings_; // stable addresses
   const Type* last_type_ = nullptr;
-  const Entry* last_ = nullptr;
+  const Spelling* last_ = nullptr;
 };
 
 // ----- JSON -----------------------------------------------------------------------------------
 
 // One member object per line, as in cli-contract.md; an anonymous member's own members follow
 // on the next lines, one level deeper.
-void fieldsJson(std::string& out, const LayoutEngine& engine, TypeNames& names,
-                const RecordDecl& rd, uint64_t base_bits, size_t indent) {
+void fieldsJson(TextBuffer& out, const LayoutEngine& engine, TypeNames& names, const RecordDecl& rd,
+                uint64_t base_bits, size_t indent) {
   const RecordLayout& rl = engine.of(rd);
-  out += "[";
+  out.put('[');
   for (size_t i = 0; i < rd.fields.size(); ++i) {
     const FieldDecl& fd = rd.fields[i];
     const FieldLayout& fl = rl.fields[i];
     uint64_t bit = base_bits + fl.bit_offset;
-    out += i ? ",\n" : "\n";
-    out.append(indent, ' ');
-    out += "{\"name\": ";
-    appendJsonString(out, fd.name);
-    out += ", \"type\": ";
-    out += names.json(fd.type);
-    out += ", \"offset\": ";
-    appendNumber(out, bit / 8);
-    out += ", \"bit_offset\": ";
-    appendNumber(out, bit);
+    if (i)
+      out.lit(",\n");
+    else
+      out.put('\n');
+    out.spaces(indent);
+    out.lit("{\"name\": ");
+    out.jsonString(fd.name);
+    out.lit(", \"type\": ");
+    out.put(names(fd.type).json);
+    // The numbers and their keys: at most 5 numbers of 20 digits and 80 bytes of keys.
+    char* p = out.room(200);
+    auto key = [&p](std::string_view k) {
+      std::memcpy(p, k.data(), k.size());
+      p += k.size();
+    };
+    auto num = [&p](uint64_t v) { p = std::to_chars(p, p + 20, v).ptr; };
+    key(", \"offset\": ");
+    num(bit / 8);
+    key(", \"bit_offset\": ");
+    num(bit);
     if (fd.isBitField()) {
-      out += ", \"bit_width\": ";
-      appendNumber(out, uint64_t(fd.bit_width));
+      key(", \"bit_width\": ");
+      num(uint64_t(fd.bit_width));
     }
-    out += ", \"size\": ";
-    appendNumber(out, fl.size);
-    out += ", \"align\": ";
-    appendNumber(out, fl.align);
+    key(", \"size\": ");
+    num(fl.size);
+    key(", \"align\": ");
+    num(fl.align);
+    out.advance(p);
     if (const RecordDecl* anon = anonymousMember(fd)) {
-      out += anon->is_union ? ", \"anonymous\": true, \"kind\": \"union\", \"fields\": "
-                            : ", \"anonymous\": true, \"kind\": \"struct\", \"fields\": ";
+      if (anon->is_union)
+        out.lit(", \"anonymous\": true, \"kind\": \"union\", \"fields\": ");
+      else
+        out.lit(", \"anonymous\": true, \"kind\": \"struct\", \"fields\": ");
       fieldsJson(out, engine, names, *anon, bit, indent + 2);
     }
-    out += "}";
+    out.put('}');
   }
-  out += "]";
+  out.put(']');
 }
 
 // ----- text -----------------------------------------------------------------------------------
 
-std::string plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
+// "1 byte", "3 bytes", "1 bit", "5 bits".
+void putCount(TextBuffer& out, uint64_t n, bool bytes) {
+  out.number(n);
+  if (bytes)
+    out.lit(" byte");
+  else
+    out.lit(" bit");
+  if (n != 1) out.put('s');
 }
 
 // A gap of `bits` starting at bit `from`: "3 bytes", "5 bits" or "5 bits + 3 bytes" (the bits
 // up to the next byte boundary, then whole bytes).
-std::string gapText(uint64_t from, uint64_t bits) {
+void putGap(TextBuffer& out, uint64_t from, uint64_t bits) {
   uint64_t lead = from % 8 ? 8 - from % 8 : 0;
-  if (lead == 0 && bits % 8 == 0) return plural(bits / 8, "byte", "bytes");
-  if (lead >= bits || (bits - lead) % 8) return plural(bits, "bit", "bits");
-  return plural(lead, "bit", "bits") + " + " + plural((bits - lead) / 8, "byte", "bytes");
+  if (lead == 0 && bits % 8 == 0) return putCount(out, bits / 8, true);
+  if (lead >= bits || (bits - lead) % 8) return putCount(out, bits, false);
+  putCount(out, lead, false);
+  out.lit(" + ");
+  putCount(out, (bits - lead) / 8, true);
 }
 
-// Appends a C declaration of `name` with type `t`: "int x", "char *p", "short a[2][3]",
+// Writes a C declaration of `name` with type `t`: "int x", "char *p", "short a[2][3]",
 // "void (*f)(int)".
-void appendDeclaration(std::string& out, const Type* t, std::string_view name, TypeNames& names) {
+void putDeclaration(TextBuffer& out, const Type* t, std::string_view name, TypeNames& names) {
   const Type* base = t;
   char dims[96];
   size_t dims_len = 0;
   while (auto* at = dyn<ArrayType>(base->unqualified)) {
     if (base->quals) break;
     char buf[32];
-    int n = at->incomplete ? std::snprintf(buf, sizeof buf, "[]")
-                           : std::snprintf(buf, sizeof buf, "[%llu]",
-                                           static_cast<unsigned long long>(at->count));
-    if (dims_len + size_t(n) >= sizeof dims) break; // spell the rest as part of the type
-    std::memcpy(dims + dims_len, buf, size_t(n));
-    dims_len += size_t(n);
+    char* e = buf;
+    *e++ = '[';
+    if (!at->incomplete) e = std::to_chars(e, buf + sizeof buf, at->count).ptr;
+    *e++ = ']';
+    size_t n = size_t(e - buf);
+    if (dims_len + n >= sizeof dims) break; // spell the rest as part of the type
+    std::memcpy(dims + dims_len, buf, n);
+    dims_len += n;
     base = at->element;
   }
-  const std::string& spelled = names(base);
-  size_t fp = spelled.find("(*)");
-  if (fp != std::string::npos) {
-    out.append(spelled, 0, fp);
-    if (fp > 0 && spelled[fp - 1] != ' ' && spelled[fp - 1] != '(') out += ' ';
-    out += "(*";
-    out += name;
-    out.append(dims, dims_len);
-    out.append(spelled, fp + 2, std::string::npos);
+  const TypeNames::Spelling& sp = names(base);
+  std::string_view spelled = sp.plain;
+  std::string_view dim_text(dims, dims_len);
+  if (sp.fn_ptr != std::string::npos) {
+    size_t fp = sp.fn_ptr;
+    out.put(spelled.substr(0, fp));
+    if (fp > 0 && spelled[fp - 1] != ' ' && spelled[fp - 1] != '(') out.put(' ');
+    out.lit("(*");
+    out.put(name);
+    out.put(dim_text);
+    out.put(spelled.substr(fp + 2));
     return;
   }
-  out += spelled;
+  out.put(spelled);
   if (name.empty() && dims_len == 0) return;
-  if (spelled.empty() || spelled.back() != '*') out += ' ';
-  out += name;
-  out.append(dims, dims_len);
+  if (spelled.empty() || spelled.back() != '*') out.put(' ');
+  out.put(name);
+  out.put(dim_text);
 }
 
 struct Totals {
@@ -160,63 +254,77 @@ struct Totals {
 
 class TextWriter {
 public:
-  explicit TextWriter(const LayoutEngine& engine)
-      : engine_(engine), ctx_(engine.context()), names_(ctx_) {}
+  TextWriter(const LayoutEngine& engine, size_t reserve)
+      : engine_(engine), ctx_(engine.context()), names_(ctx_), out_(reserve) {}
 
   void record(const RecordDecl& rd) {
     const RecordLayout& rl = engine_.of(rd);
     Totals totals;
     bool typedef_named = rd.name.empty() && !rd.typedef_name.empty();
-    if (typedef_named)
-      out_ += rd.is_union ? "typedef union {\n" : "typedef struct {\n";
-    else
-      out_ += rd.displayName(ctx_) + " {\n";
+    if (typedef_named) {
+      if (rd.is_union)
+        out_.lit("typedef union {\n");
+      else
+        out_.lit("typedef struct {\n");
+    } else {
+      putDisplayName(out_, rd, ctx_);
+      out_.lit(" {\n");
+    }
     uint64_t end = members(rd, 0, 1, totals);
     uint64_t size_bits = rl.size * 8;
     uint64_t tail = size_bits > end ? size_bits - end : 0;
-    if (tail) line(1, "/* XXX " + gapText(end, tail) + " tail padding */");
-    std::string sum = "/* size: " + std::to_string(rl.size) +
-                      ", align: " + std::to_string(rl.align) +
-                      ", members: " + std::to_string(rd.fields.size());
-    if (totals.holes)
-      sum += ", holes: " + std::to_string(totals.holes) + " (" +
-             plural(totals.hole_bytes, "byte", "bytes") + ")";
-    if (totals.bit_holes)
-      sum += ", bit holes: " + std::to_string(totals.bit_holes) + " (" +
-             plural(totals.hole_bits, "bit", "bits") + ")";
-    sum += ", padding: " + (end % 8 || tail % 8 ? gapText(end, tail) : std::to_string(tail / 8));
-    if (rl.has_flexible_array) sum += ", flexible array member";
-    line(1, sum + " */");
+    if (tail) {
+      out_.lit("    /* XXX ");
+      putGap(out_, end, tail);
+      out_.lit(" tail padding */\n");
+    }
+    out_.lit("    /* size: ");
+    out_.number(rl.size);
+    out_.lit(", align: ");
+    out_.number(rl.align);
+    out_.lit(", members: ");
+    out_.number(rd.fields.size());
+    if (totals.holes) {
+      out_.lit(", holes: ");
+      out_.number(totals.holes);
+      out_.lit(" (");
+      putCount(out_, totals.hole_bytes, true);
+      out_.put(')');
+    }
+    if (totals.bit_holes) {
+      out_.lit(", bit holes: ");
+      out_.number(totals.bit_holes);
+      out_.lit(" (");
+      putCount(out_, totals.hole_bits, false);
+      out_.put(')');
+    }
+    out_.lit(", padding: ");
+    if (end % 8 || tail % 8)
+      putGap(out_, end, tail);
+    else
+      out_.number(tail / 8);
+    if (rl.has_flexible_array) out_.lit(", flexible array member");
+    out_.lit(" */\n");
     if (typedef_named) {
-      out_ += "} ";
-      out_ += rd.typedef_name;
-      out_ += ";\n";
+      out_.lit("} ");
+      out_.put(rd.typedef_name);
+      out_.lit(";\n");
     } else {
-      out_ += "};\n";
+      out_.lit("};\n");
     }
   }
 
-  void raw(std::string_view text) { out_ += text; }
-
-  std::string take() {
-    std::string s;
-    s.swap(out_);
-    return s;
-  }
+  TextBuffer& out() { return out_; }
 
 private:
-  void line(int indent, const std::string& text) {
-    out_.append(size_t(indent) * 4, ' ');
-    out_ += text;
-    out_ += '\n';
-  }
+  void indent(int level) { out_.spaces(size_t(level) * 4); }
 
   // Ends a member line started at `line_start`: pads to the column, then /* offset size */
   // (a bit-field's offset is byte:bit).
   void finishMember(size_t line_start, uint64_t bit, bool bitfield, uint64_t size) {
     constexpr size_t kColumn = 48;
     size_t used = out_.size() - line_start;
-    out_.append(used < kColumn ? kColumn - used : 1, ' ');
+    size_t pad = used < kColumn ? kColumn - used : 1;
     char pos[48];
     char* p = std::to_chars(pos, pos + 24, bit / 8).ptr;
     if (bitfield) {
@@ -225,17 +333,26 @@ private:
     }
     char num[24];
     char* q = std::to_chars(num, num + sizeof num, size).ptr;
-    out_ += "/* ";
     size_t pl = size_t(p - pos), ql = size_t(q - num);
-    out_.append(pl < 8 ? 8 - pl : 0, ' ');
-    out_.append(pos, pl);
-    out_.append(ql < 6 ? 6 - ql : 1, ' ');
-    out_.append(num, ql);
-    out_ += " */\n";
+    size_t pos_pad = pl < 8 ? 8 - pl : 0, num_pad = ql < 6 ? 6 - ql : 1;
+    out_.spaces(pad);
+    // "/* " + the position right-aligned in 8 columns, the size right-aligned in 6 (at least
+    // one space before it), " */": at most 3 + 8 + 48 + 6 + 24 + 4 bytes.
+    char* w = out_.room(96);
+    std::memcpy(w, "/*                ", 16); // the 3 + 8 + 5 leading bytes, then overwritten
+    w += 3 + pos_pad;
+    for (size_t i = 0; i < pl; ++i) *w++ = pos[i];
+    for (size_t i = 0; i < num_pad; ++i) *w++ = ' ';
+    for (size_t i = 0; i < ql; ++i) *w++ = num[i];
+    std::memcpy(w, " */\n", 4);
+    out_.advance(w + 4);
   }
 
-  void hole(int indent, uint64_t from, uint64_t bits, Totals& t) {
-    line(indent, "/* XXX " + gapText(from, bits) + " hole */");
+  void hole(int level, uint64_t from, uint64_t bits, Totals& t) {
+    indent(level);
+    out_.lit("/* XXX ");
+    putGap(out_, from, bits);
+    out_.lit(" hole */\n");
     if (from % 8 == 0 && bits % 8 == 0) {
       ++t.holes;
       t.hole_bytes += bits / 8;
@@ -247,7 +364,7 @@ private:
 
   // Prints the members of `rd` placed at `base` bits; returns the end (in bits, absolute) of
   // the last storage used.
-  uint64_t members(const RecordDecl& rd, uint64_t base, int indent, Totals& totals) {
+  uint64_t members(const RecordDecl& rd, uint64_t base, int level, Totals& totals) {
     const RecordLayout& rl = engine_.of(rd);
     uint64_t end = base; // for structs: end of the storage used so far
     uint64_t max_end = base;
@@ -260,34 +377,44 @@ private:
         stop = start + uint64_t(fd.bit_width);
       else
         stop = start + fl.size * 8;
-      if (!rd.is_union && start > end) hole(indent, end, start - end, totals);
+      if (!rd.is_union && start > end) hole(level, end, start - end, totals);
       const RecordDecl* anon = anonymousMember(fd);
       if (!anon) anon = unnamedRecordMember(fd);
       if (anon) {
-        line(indent, std::string(anon->is_union ? "union" : "struct") + " {");
-        uint64_t inner_end = members(*anon, start, indent + 1, totals);
+        indent(level);
+        if (anon->is_union)
+          out_.lit("union {\n");
+        else
+          out_.lit("struct {\n");
+        uint64_t inner_end = members(*anon, start, level + 1, totals);
         uint64_t anon_end = start + engine_.of(*anon).size * 8;
-        if (anon_end > inner_end)
-          line(indent + 1, "/* XXX " + gapText(inner_end, anon_end - inner_end) + " padding */");
-        size_t at = out_.size();
-        out_.append(size_t(indent) * 4, ' ');
-        out_ += "}";
-        if (!fd.name.empty()) {
-          out_ += ' ';
-          out_ += fd.name;
+        if (anon_end > inner_end) {
+          indent(level + 1);
+          out_.lit("/* XXX ");
+          putGap(out_, inner_end, anon_end - inner_end);
+          out_.lit(" padding */\n");
         }
-        out_ += ';';
+        size_t at = out_.size();
+        indent(level);
+        out_.put('}');
+        if (!fd.name.empty()) {
+          out_.put(' ');
+          out_.put(fd.name);
+        }
+        out_.put(';');
         finishMember(at, start, false, fl.size);
       } else {
         size_t at = out_.size();
-        out_.append(size_t(indent) * 4, ' ');
-        appendDeclaration(out_, fd.type, fd.name, names_);
+        indent(level);
+        putDeclaration(out_, fd.type, fd.name, names_);
         if (fd.isBitField()) {
-          out_ += fd.name.empty() ? " :" : ":";
-          char buf[16];
-          out_.append(buf, std::to_chars(buf, buf + sizeof buf, fd.bit_width).ptr);
+          if (fd.name.empty())
+            out_.lit(" :");
+          else
+            out_.put(':');
+          out_.number(uint64_t(fd.bit_width));
         }
-        out_ += ';';
+        out_.put(';');
         finishMember(at, start, fd.isBitField(), fl.size);
       }
       end = std::max(end, stop);
@@ -299,50 +426,62 @@ private:
   const LayoutEngine& engine_;
   const TypeContext& ctx_;
   TypeNames names_;
-  std::string out_;
+  TextBuffer out_;
 };
+
+size_t fieldCount(std::span<const RecordDecl* const> records) {
+  size_t fields = 0;
+  for (const RecordDecl* rd : records) fields += rd->fields.size();
+  return fields;
+}
 
 } // namespace
 
 std::string layoutText(const LayoutEngine& layout, std::span<const RecordDecl* const> records) {
   // Lay everything out first: a failure leaves no partial output.
   for (const RecordDecl* rd : records) layout.of(*rd);
-  TextWriter w(layout);
-  w.raw("/* " + layout.context().target().spelling + " */\n");
+  TextWriter w(layout, 256 + records.size() * 160 + fieldCount(records) * 96);
+  TextBuffer& out = w.out();
+  out.lit("/* ");
+  out.put(layout.context().target().spelling);
+  out.lit(" */\n");
   for (const RecordDecl* rd : records) {
-    w.raw("\n");
+    out.put('\n');
     w.record(*rd);
   }
-  return w.take();
+  return out.take();
 }
 
 std::string layoutJson(const LayoutEngine& layout, std::span<const RecordDecl* const> records) {
   for (const RecordDecl* rd : records) layout.of(*rd); // fail before writing anything
   const TypeContext& ctx = layout.context();
   TypeNames names(ctx);
-  std::string out;
-  size_t fields = 0;
-  for (const RecordDecl* rd : records) fields += rd->fields.size();
-  out.reserve(256 + records.size() * 96 + fields * 112);
-  out += "{\"schema\": \"abikit/1\", \"target\": ";
-  appendJsonString(out, ctx.target().spelling);
-  out += ",\n \"records\": [";
+  TextBuffer out(256 + records.size() * 96 + fieldCount(records) * 112);
+  out.lit("{\"schema\": \"abikit/1\", \"target\": ");
+  out.jsonString(ctx.target().spelling);
+  out.lit(",\n \"records\": [");
   for (size_t r = 0; r < records.size(); ++r) {
     const RecordDecl& rd = *records[r];
     const RecordLayout& rl = layout.of(rd);
-    out += r ? ",\n  {\"name\": " : "\n  {\"name\": ";
-    appendJsonString(out, rd.displayName(ctx));
-    out += rd.is_union ? ", \"kind\": \"union\", \"size\": " : ", \"kind\": \"struct\", \"size\": ";
-    appendNumber(out, rl.size);
-    out += ", \"align\": ";
-    appendNumber(out, rl.align);
-    if (rl.has_flexible_array) out += ", \"flexible_array\": true";
-    out += ",\n   \"fields\": ";
+    if (r)
+      out.lit(",\n  {\"name\": ");
+    else
+      out.lit("\n  {\"name\": ");
+    putDisplayNameJson(out, rd, ctx);
+    if (rd.is_union)
+      out.lit(", \"kind\": \"union\", \"size\": ");
+    else
+      out.lit(", \"kind\": \"struct\", \"size\": ");
+    out.number(rl.size);
+    out.lit(", \"align\": ");
+    out.number(rl.align);
+    if (rl.has_flexible_array) out.lit(", \"flexible_array\": true");
+    out.lit(",\n   \"fields\": ");
     fieldsJson(out, layout, names, rd, 0, 5);
-    out += "}";
+    out.put('}');
   }
-  out += "]}\n";
-  return out;
+  out.lit("]}\n");
+  return out.take();
 }
 
 } // namespace abikit

@@ -18,6 +18,7 @@ namespace {
 constexpr uint64_t kCharBits = 8;
 
 uint64_t alignTo(uint64_t v, uint64_t a) {
+  if ((a & (a - 1)) == 0) return (v + a - 1) & ~(a - 1); // every alignment in practice
   return (v + a - 1) / a * a;
 }
 
@@ -119,7 +120,102 @@ LayoutEngine::~LayoutEngine() = default;
 
 // ----- types ----------------------------------------------------------------------------------
 
+namespace {
+
+size_t typeSlot(const Type* t, size_t mask) {
+  uint64_t h = uint64_t(reinterpret_cast<uintptr_t>(t)) * 0x9E3779B97F4A7C15ull;
+  return size_t(h >> 32) & mask;
+}
+
+} // namespace
+
+// The answers that need no work beyond one look at the data model (plain integers, floating
+// types, data pointers), a record already laid out, and the cached derived types. Anything else
+// (including every error) is left to compute().
+inline bool LayoutEngine::quick(const Type* t, TypeLayout& out) const {
+  const Type* u = t->unqualified;
+  const DataModel& d = ctx_.data();
+  switch (u->kind) {
+  case TypeKind::Int: {
+    auto* it = static_cast<const IntType*>(u);
+    if (it->is_bitint) return false;
+    const SizeAlign& sa = d.of(it->ikind);
+    if (!sa.supported()) return false;
+    out = {sa.size, sa.align};
+    return true;
+  }
+  case TypeKind::Float: {
+    const SizeAlign& sa = d.of(static_cast<const FloatType*>(u)->fkind);
+    if (!sa.supported()) return false;
+    out = {sa.size, sa.align};
+    return true;
+  }
+  case TypeKind::Pointer: {
+    auto* pt = static_cast<const PointerType*>(u);
+    if (pt->address_space != 0 || !pt->pointee) return false;
+    const Type* pointee = pt->pointee->unqualified;
+    if (pointee->kind == TypeKind::Typedef) pointee = stripTypedefs(pointee);
+    if (pointee->kind == TypeKind::Function) return false;
+    out = {d.pointer.size, d.pointer.align};
+    return true;
+  }
+  case TypeKind::Record: {
+    const RecordDecl* rd = static_cast<const RecordType*>(u)->decl;
+    if (rd->id >= cache_.size() || !cache_[rd->id]) return false;
+    out = {cache_[rd->id]->size, cache_[rd->id]->align};
+    return true;
+  }
+  case TypeKind::Typedef:
+  case TypeKind::Array:
+  case TypeKind::Vector:
+  case TypeKind::Complex:
+  case TypeKind::Enum: {
+    if (type_cache_.empty()) return false;
+    size_t mask = type_cache_.size() - 1;
+    for (size_t i = typeSlot(t, mask);; i = (i + 1) & mask) {
+      const CachedType& c = type_cache_[i];
+      if (c.type == t) {
+        out = c.layout;
+        return true;
+      }
+      if (!c.type) return false;
+    }
+  }
+  default:
+    return false;
+  }
+}
+
+void LayoutEngine::remember(const Type* t, TypeLayout l) const {
+  if ((type_cache_used_ + 1) * 2 > type_cache_.size()) {
+    std::vector<CachedType> old;
+    old.swap(type_cache_);
+    type_cache_.resize(old.empty() ? 256 : old.size() * 2);
+    size_t mask = type_cache_.size() - 1;
+    for (const CachedType& c : old) {
+      if (!c.type) continue;
+      size_t i = typeSlot(c.type, mask);
+      while (type_cache_[i].type) i = (i + 1) & mask;
+      type_cache_[i] = c;
+    }
+  }
+  size_t mask = type_cache_.size() - 1;
+  size_t i = typeSlot(t, mask);
+  while (type_cache_[i].type) {
+    if (type_cache_[i].type == t) return;
+    i = (i + 1) & mask;
+  }
+  type_cache_[i] = {t, l};
+  ++type_cache_used_;
+}
+
 TypeLayout LayoutEngine::of(const Type* t) const {
+  TypeLayout l;
+  if (t && quick(t, l)) return l;
+  return compute(t);
+}
+
+TypeLayout LayoutEngine::compute(const Type* t) const {
   if (!t) fail("missing type");
   const DataModel& d = ctx_.data();
   const Type* u = t->unqualified;
@@ -183,6 +279,7 @@ TypeLayout LayoutEngine::of(const Type* t) const {
     // raises the alignment above the size).
     uint64_t size = alignTo(el.size * at->count, el.align);
     if (size > limit) fail("array type '" + typeName(t, ctx_) + "' is too large");
+    remember(t, {size, el.align});
     return {size, el.align};
   }
   case TypeKind::Vector: {
@@ -204,6 +301,7 @@ TypeLayout LayoutEngine::of(const Type* t) const {
       align = uint64_t(d.max_vector_align) * 8;
     if (width / 8 > maxObjectBytes(d) || align / 8 > UINT32_MAX)
       fail("vector type '" + typeName(t, ctx_) + "' is too large");
+    remember(t, {width / 8, uint32_t(align / 8)});
     return {width / 8, uint32_t(align / 8)};
   }
   case TypeKind::Complex: {
@@ -213,13 +311,16 @@ TypeLayout LayoutEngine::of(const Type* t) const {
     if (!((eint && eint->ikind != IntKind::Bool) || el->kind == TypeKind::Float))
       fail("invalid _Complex element type '" + typeName(ct->element, ctx_) + "'");
     TypeLayout e = of(ct->element);
+    remember(t, {e.size * 2, e.align});
     return {e.size * 2, e.align};
   }
   case TypeKind::Enum: {
     const EnumDecl* ed = static_cast<const EnumType*>(u)->decl;
     if (!ed->complete || !ed->underlying)
       fail(ctx_, ed->loc, "incomplete type '" + typeName(t, ctx_) + "' has no size");
-    return of(ed->underlying);
+    TypeLayout l = of(ed->underlying);
+    remember(t, l);
+    return l;
   }
   case TypeKind::Record:
     return recordType(*static_cast<const RecordType*>(u)->decl);
@@ -229,6 +330,7 @@ TypeLayout LayoutEngine::of(const Type* t) const {
     // aligned(N) on a typedef replaces the alignment, even when it is lower (as GCC and clang
     // implement it; the size is unchanged).
     if (td->aligned) l.align = td->aligned;
+    remember(t, l);
     return l;
   }
   case TypeKind::Function:
@@ -246,14 +348,15 @@ TypeLayout LayoutEngine::recordType(const RecordDecl& rd) const {
 
 // ----- records --------------------------------------------------------------------------------
 
-namespace {
+namespace detail {
 
 // One record, laid out field by field as clang's ItaniumRecordLayoutBuilder does for C. All
 // quantities are in bits, like clang's, so that the bit-field rules read the same.
 class RecordBuilder {
 public:
   RecordBuilder(const LayoutEngine& engine, const RecordDecl& rd, RecordLayout& out)
-      : engine_(engine), ctx_(engine.context()), d_(ctx_.data()), rd_(rd), out_(out) {}
+      : engine_(engine), ctx_(engine.context()), d_(ctx_.data()), rd_(rd), out_(out),
+        max_bytes_(maxObjectBytes(d_)) {}
 
   void run() {
     is_union_ = rd_.is_union;
@@ -268,21 +371,31 @@ public:
       updateAlignment(uint64_t(rd_.aligned) * 8);
     }
     size_t n = rd_.fields.size();
-    out_.fields.resize(n);
+    out_.fields.reserve(n);    // one allocation; the fields are appended in order
     bool named_before = false; // a member other than an unnamed bit-field came before
     for (size_t i = 0; i < n; ++i) {
       const FieldDecl& fd = rd_.fields[i];
       if (!fd.type) fail(ctx_, fd.loc, "field without a type");
+      TypeLayout known;
+      if (!fd.isBitField() && engine_.quick(fd.type, known)) {
+        // A type with a known layout is neither a function nor an incomplete array: the
+        // checks below cannot fail for it.
+        named_before = true;
+        checkAttributeAlign(fd);
+        unfilled_ = 0;
+        placeField(fd, known.size * 8, uint64_t(known.align) * 8);
+        continue;
+      }
       const Type* canon = canonicalType(fd.type);
       if (fd.isBitField()) {
         if (!fd.name.empty()) named_before = true;
-        layoutBitField(i, canon);
+        layoutBitField(fd, canon);
         continue;
       }
       auto* at = dyn<ArrayType>(canon);
       if (at && at->incomplete) checkFlexibleArray(fd, i + 1 == n, named_before);
       named_before = true;
-      layoutField(i, canon);
+      layoutField(fd, canon);
     }
     finish();
   }
@@ -330,10 +443,8 @@ private:
       fail(ctx_, fd.loc, "requested alignment is not a power of two");
   }
 
-  void layoutField(size_t index, const Type* canon) {
-    const FieldDecl& fd = rd_.fields[index];
+  void layoutField(const FieldDecl& fd, const Type* canon) {
     checkAttributeAlign(fd);
-    uint64_t offset = is_union_ ? 0 : data_;
     unfilled_ = 0;
 
     if (canon->kind == TypeKind::Function)
@@ -353,7 +464,13 @@ private:
       field_size = info.width;
       field_align = info.align;
     }
+    placeField(fd, field_size, field_align);
+  }
 
+  // Places a member that is not a bit-field, of `field_size` and natural alignment
+  // `field_align` bits, after the attributes and #pragma pack have adjusted the alignment.
+  void placeField(const FieldDecl& fd, uint64_t field_size, uint64_t field_align) {
+    uint64_t offset = is_union_ ? 0 : data_;
     bool field_packed = packed_ || fd.packed;
     uint64_t explicit_align = uint64_t(fd.aligned) * 8;
     uint64_t packed_align = std::max<uint64_t>(kCharBits, explicit_align);
@@ -366,11 +483,7 @@ private:
     field_align = field_packed ? packed_align : unpacked_align;
 
     offset = alignTo(offset, field_align);
-    FieldLayout& fl = out_.fields[index];
-    fl.bit_offset = offset;
-    fl.size = field_size / 8;
-    fl.align = uint32_t(field_align / 8);
-    fl.bit_width = -1;
+    out_.fields.push_back({offset, field_size / 8, uint32_t(field_align / 8), -1});
 
     if (is_union_)
       setDataSize(std::max(data_, field_size));
@@ -381,8 +494,7 @@ private:
     updateAlignment(field_align);
   }
 
-  void layoutBitField(size_t index, const Type* canon) {
-    const FieldDecl& fd = rd_.fields[index];
+  void layoutBitField(const FieldDecl& fd, const Type* canon) {
     checkAttributeAlign(fd);
     auto* it = dyn<IntType>(canon);
     bool is_enum = canon && canon->kind == TypeKind::Enum;
@@ -437,11 +549,7 @@ private:
       offset = alignTo(offset, explicit_align);
     }
 
-    FieldLayout& fl = out_.fields[index];
-    fl.bit_offset = offset;
-    fl.size = info.width / 8;
-    fl.align = uint32_t(info.align / 8);
-    fl.bit_width = fd.bit_width;
+    out_.fields.push_back({offset, info.width / 8, uint32_t(info.align / 8), fd.bit_width});
 
     // Unnamed bit-fields do not raise the record's alignment, except on targets that say so.
     if (!d_.zero_length_bitfield_alignment && fd.name.empty()) field_align = unpacked_align = 1;
@@ -458,7 +566,7 @@ private:
   }
 
   void checkSize(const FieldDecl& fd) const {
-    if (size_ / 8 > maxObjectBytes(d_)) fail(ctx_, fd.loc, rd_.displayName(ctx_) + " is too large");
+    if (size_ / 8 > max_bytes_) fail(ctx_, fd.loc, rd_.displayName(ctx_) + " is too large");
   }
 
   void finish() {
@@ -466,8 +574,7 @@ private:
     out_.size = alignTo(size_, align_) / 8;
     out_.align = uint32_t(align_ / 8);
     out_.data_size = data_ / 8;
-    if (out_.size > maxObjectBytes(d_))
-      fail(ctx_, rd_.loc, rd_.displayName(ctx_) + " is too large");
+    if (out_.size > max_bytes_) fail(ctx_, rd_.loc, rd_.displayName(ctx_) + " is too large");
   }
 
   const LayoutEngine& engine_;
@@ -475,6 +582,7 @@ private:
   const DataModel& d_;
   const RecordDecl& rd_;
   RecordLayout& out_;
+  const uint64_t max_bytes_; // largest object size in bytes
 
   bool is_union_ = false;
   bool packed_ = false;
@@ -486,7 +594,7 @@ private:
   uint64_t align_ = kCharBits;   // bits
 };
 
-} // namespace
+} // namespace detail
 
 const RecordLayout& LayoutEngine::of(const RecordDecl& rd) const {
   if (rd.id < cache_.size() && cache_[rd.id]) return *cache_[rd.id];
@@ -505,7 +613,7 @@ const RecordLayout& LayoutEngine::of(const RecordDecl& rd) const {
     ~Reset() { v[id] = 0; }
   } reset{in_progress_, rd.id};
   RecordLayout layout;
-  RecordBuilder(*this, rd, layout).run();
+  detail::RecordBuilder(*this, rd, layout).run();
   layouts_.push_back(std::move(layout));
   cache_[rd.id] = &layouts_.back();
   return layouts_.back();
