@@ -30,8 +30,9 @@ struct InputFlags {
   ParseOptions parseOptions() const; // -D NAME[=VALUE], -U, -I
 };
 
-/// The whole text of an input file ("-" = standard input). Throws abikit::Error.
-std::string readInput(const std::string& path);
+/// The whole text of an input file ("-" = standard input). Throws abikit::Error. A regular
+/// file is read into one allocation with `padding` bytes of spare capacity after the text.
+std::string readInput(const std::string& path, size_t padding = 0);
 /// How diagnostics name an input file ("<stdin>" for "-").
 std::string displayName(const std::string& path);
 

@@ -48,9 +48,13 @@ void addLayoutCommand(CLI::App& app, Action& action) {
       Target target = flags.resolve();
       TypeContext ctx(target, languageForPath(input.file));
       LayoutEngine engine(ctx);
-      std::string text = readInput(input.file);
+      // The text is handed to the front-end, which lexes it in place, unless the assertions
+      // still need it.
+      std::string text = readInput(input.file, asserts ? 0 : kSourcePadding);
       TranslationUnit tu =
-          parseSource(ctx, engine, displayName(input.file), text, input.parseOptions());
+          asserts ? parseSource(ctx, engine, displayName(input.file), text, input.parseOptions())
+                  : parseOwnedSource(ctx, engine, displayName(input.file), std::move(text),
+                                     input.parseOptions());
       std::vector<const RecordDecl*> records;
       if (names.empty()) {
         records = tu.records;
