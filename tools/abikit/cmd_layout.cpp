@@ -56,8 +56,9 @@ void addLayoutCommand(CLI::App& app, Action& action) {
   sub->callback([&action] {
     action = [] {
       // The front-end keeps about 6 bytes per byte of text (19 MB for the 3 MB header of
-      // bench/bench_cparse.cpp).
-      reserveHeap(inputSize(input.file) * 8);
+      // bench/bench_cparse.cpp); printing every record takes as much again (the JSON text is
+      // 5 times the header, and its string grows by doubling).
+      reserveHeap(inputSize(input.file) * (names.empty() ? 24 : 8));
       static Session* kept = nullptr;
       kept = new Session(flags.resolve(), languageForPath(input.file));
       TypeContext& ctx = kept->ctx;

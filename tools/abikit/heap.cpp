@@ -57,7 +57,10 @@ void reserveHeap(size_t bytes) {
   auto* after = static_cast<char*>(sbrk(0));
   auto start = reinterpret_cast<uintptr_t>(static_cast<void*>(block));
   std::free(block);
-  if (start == 0 || before == reinterpret_cast<char*>(-1) || after <= before) return;
+  if (start == 0 || before == reinterpret_cast<char*>(-1) || after <= before) {
+    mallopt(M_TOP_PAD, 128 << 10); // the heap could not grow: back to glibc's default
+    return;
+  }
   // Huge pages from the first 2 MiB boundary after the end of `block` (malloc wrote a header
   // there; a range with a page already in place would stay in 4 KiB pages) to the end.
   auto end = reinterpret_cast<uintptr_t>(after);
