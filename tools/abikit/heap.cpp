@@ -45,7 +45,7 @@ void reserveHeap(size_t bytes) {
   // back (the process is short-lived), grow the heap once by the expected size, and ask for
   // transparent huge pages on it. Memory the run does not touch costs address space only.
   constexpr size_t kHugePage = size_t(2) << 20;
-  if (bytes < 2 * kHugePage) return; // too small to fill a huge page
+  if (bytes < kHugePage) return; // too small to fill a huge page
   if (bytes > (size_t(1) << 30)) bytes = size_t(1) << 30;
   mallopt(M_MMAP_THRESHOLD, 32 << 20); // the largest value glibc accepts
   mallopt(M_TRIM_THRESHOLD, INT_MAX);
