@@ -40,7 +40,8 @@ void reserveHeap(size_t bytes) {
 #ifdef ABIKIT_TUNE_HEAP
   // The front-end allocates a few bytes of records, types, fields and identifiers per byte of
   // text and frees little before the end. Touching that memory in 4 KiB pages costs one page
-  // fault each (about 5,000 for a 3 MB header, a sixth of the run); in 2 MiB pages, a dozen.
+  // fault each (5,400 for the 3 MB benchmark header: 15% of the run's cycles, and more TLB
+  // misses in the parser); in 2 MiB pages, a dozen.
   // So: keep large blocks in the heap (malloc would map and unmap each one), never give memory
   // back (the process is short-lived), grow the heap once by the expected size, and ask for
   // transparent huge pages on it. Memory the run does not touch costs address space only.
