@@ -9,6 +9,7 @@
 #include "abikit/layout.h"
 #include "abikit/types.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,5 +43,16 @@ TranslationUnit parseFile(TypeContext& ctx, const LayoutEngine& layout, const st
 /// Parses text held in memory; `name` is used in diagnostics and for relative #include.
 TranslationUnit parseSource(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
                             std::string_view text, const ParseOptions& options);
+
+/// Spare capacity after the text that lets parseOwnedSource() lex a string in place: reserve
+/// size + kSourcePadding bytes before filling it.
+inline constexpr size_t kSourcePadding = 8;
+
+/// parseSource() on text it takes over. When text.capacity() is at least
+/// text.size() + kSourcePadding, the front-end lexes the string's own buffer: a large input is
+/// held once, not copied. Otherwise the text is copied once, as parseSource() does.
+TranslationUnit parseOwnedSource(TypeContext& ctx, const LayoutEngine& layout,
+                                 std::string_view name, std::string&& text,
+                                 const ParseOptions& options);
 
 } // namespace abikit

@@ -309,7 +309,8 @@ private:
 
   struct Arena;
   std::unique_ptr<Arena> arena_;
-  std::vector<RecordDecl*> records_;
+  struct RecordBlock; // a record with its type, allocated together
+  std::vector<RecordBlock*> records_;
   std::vector<std::string> files_;
 
   // The interning table, keyed by a packed description of the type (two words): open

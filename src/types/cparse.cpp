@@ -30,6 +30,15 @@ TranslationUnit parseSource(TypeContext& ctx, const LayoutEngine& layout, std::s
   return detail::runParser(ctx, layout, name, std::move(copy), options);
 }
 
+TranslationUnit parseOwnedSource(TypeContext& ctx, const LayoutEngine& layout,
+                                 std::string_view name, std::string&& text,
+                                 const ParseOptions& options) {
+  static_assert(kSourcePadding >= detail::kLexPadding);
+  // The preprocessor keeps the string as its buffer when the padding fits in its capacity and
+  // copies it once otherwise.
+  return detail::runParser(ctx, layout, name, std::move(text), options);
+}
+
 TranslationUnit parseFile(TypeContext& ctx, const LayoutEngine& layout, const std::string& path,
                           const ParseOptions& options) {
   std::string text;

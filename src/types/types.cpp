@@ -52,7 +52,16 @@ TypeContext::TypeContext(const Target& target, Language lang)
   files_.emplace_back("<built-in>");
 }
 
-TypeContext::~TypeContext() = default;
+// A record and its type: recordType() of a record created here needs no interning.
+struct TypeContext::RecordBlock {
+  RecordDecl decl;
+  RecordType type;
+};
+
+TypeContext::~TypeContext() {
+  // The records are destroyed here, not through the arena's list of destructors.
+  for (RecordBlock* b : records_) b->~RecordBlock();
+}
 
 void TypeContext::InternTable::insert(uint64_t k0, uint64_t k1, const Type* t) {
   if ((count_ + 1) * 4 > slots_.size() * 3) {
@@ -353,16 +362,21 @@ const Type* TypeContext::qualified(const Type* t, uint8_t quals) {
 // ----- declarations ---------------------------------------------------------------------------
 
 RecordDecl* TypeContext::createRecord(std::string_view name, bool is_union, SourceLoc loc) {
-  RecordDecl* rd = make<RecordDecl>();
-  rd->id = uint32_t(records_.size());
+  auto* b = new (arena_->allocate(sizeof(RecordBlock), alignof(RecordBlock))) RecordBlock();
+  records_.push_back(b);
+  RecordDecl* rd = &b->decl;
+  rd->id = uint32_t(records_.size() - 1);
   rd->name = name;
   rd->is_union = is_union;
   rd->loc = loc;
-  records_.push_back(rd);
+  b->type.decl = rd;
   return rd;
 }
 
 const RecordType* TypeContext::recordType(RecordDecl* decl) {
+  // A record created by this context (its id still names it) carries its type.
+  if (decl->id < records_.size() && &records_[decl->id]->decl == decl)
+    return &records_[decl->id]->type;
   auto key = std::make_pair(tag(kTagQual, 0xFE), ptrKey(decl));
   const Type* it = interned_.find(key.first, key.second);
   if (it) return static_cast<const RecordType*>(it);

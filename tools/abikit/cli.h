@@ -30,8 +30,14 @@ struct InputFlags {
   ParseOptions parseOptions() const; // -D NAME[=VALUE], -U, -I
 };
 
-/// The whole text of an input file ("-" = standard input). Throws abikit::Error.
-std::string readInput(const std::string& path);
+/// The whole text of an input file ("-" = standard input). Throws abikit::Error. A regular
+/// file is read into one allocation with `padding` bytes of spare capacity after the text.
+std::string readInput(const std::string& path, size_t padding = 0);
+/// The size of a regular input file in bytes (0 for standard input or if unknown).
+size_t inputSize(const std::string& path);
+/// Prepares the process heap for about `bytes` of allocations that live until exit (Linux/glibc,
+/// large amounts only; nothing otherwise): one growth, no giving back, transparent huge pages.
+void reserveHeap(size_t bytes);
 /// How diagnostics name an input file ("<stdin>" for "-").
 std::string displayName(const std::string& path);
 

@@ -55,19 +55,25 @@ std::string displayName(const std::string& path) {
   return path == "-" ? "<stdin>" : path;
 }
 
-std::string readInput(const std::string& path) {
+std::string readInput(const std::string& path, size_t padding) {
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (!f) throw Error(ErrorKind::Input, "cannot open '" + path + "': " + std::strerror(errno));
   std::string text;
-  // A regular file is read into one allocation of its size (the text may be large).
+  // A regular file is read with one call into one allocation of its size (the text may be
+  // large); what follows (a file that grew, standard input) is appended.
   if (f != stdin && std::fseek(f, 0, SEEK_END) == 0) {
     long size = std::ftell(f);
-    if (size > 0) text.reserve(size_t(size));
     std::rewind(f);
+    if (size > 0) {
+      size_t want = size_t(size);
+      text.reserve(want <= text.max_size() - padding ? want + padding : want);
+      text.resize(want);
+      text.resize(std::fread(text.data(), 1, want, f));
+    }
   }
   char buf[1 << 16];
   size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  while (!std::ferror(f) && (n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
   bool failed = std::ferror(f);
   if (f != stdin) std::fclose(f);
   if (failed) throw Error(ErrorKind::Input, "cannot read '" + displayName(path) + "'");
