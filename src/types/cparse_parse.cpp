@@ -847,15 +847,18 @@ private:
   std::vector<MemberInfo> member_info_; // parallel to member_stack_
   // Both vectors are used up to member_n_ (their size is the storage: no per-member push_back).
   size_t member_n_ = 0;
-  void pushMember(const FieldDecl& f, const Loc& loc, Ident* name) {
+  // The next slot of both vectors, for the caller to fill in place (every field: the slot may
+  // hold a member of a record completed earlier).
+  FieldDecl& pushMember(const Loc& loc, Ident* name) {
     if (member_n_ == member_stack_.size()) {
       size_t n = std::max<size_t>(64, member_n_ * 2);
       member_stack_.resize(n);
       member_info_.resize(n);
     }
-    member_stack_[member_n_] = f;
-    member_info_[member_n_] = {loc, name};
-    ++member_n_;
+    MemberInfo& info = member_info_[member_n_];
+    info.loc = loc;
+    info.name = name;
+    return member_stack_[member_n_++];
   }
   uint32_t mark_ = 0;
   // Nesting depth of the composite types built so far (scalars and enums are 0).
@@ -2593,7 +2596,7 @@ void Parser::parseMember(RecordDecl* rd) {
       }
       if (ds.has_alignas && ds.alignas_)
         f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds.alignas_));
-      pushMember(f, ds.type_loc, nullptr);
+      pushMember(ds.type_loc, nullptr) = f;
     }
     consume();
     return;
@@ -2681,10 +2684,8 @@ void Parser::addMember(const QType& t, Ident* name, const Loc& at, int32_t width
     fail(at, "field " + shown() + "has incomplete type '" + typeStr(t.t) + "'");
   if (c->kind == TypeKind::OpenCL)
     fail(at, "the OpenCL type '" + typeStr(t.t) + "' cannot be used for a field");
-  FieldDecl f;
-  f.name = name ? intern(name) : std::string_view();
-  f.type = t.t;
-  f.loc = srcLoc(at);
+  uint32_t aligned = 0;
+  bool packed = false;
   if (width >= 0) {
     if (c->kind != TypeKind::Int && c->kind != TypeKind::Enum)
       fail(at, "bit-field " + shown() + "has non-integral type '" + typeStr(t.t) + "'");
@@ -2697,7 +2698,6 @@ void Parser::addMember(const QType& t, Ident* name, const Loc& at, int32_t width
                    " bits > " + std::to_string(bits) + ")");
     if (width == 0 && name)
       fail(at, "named bit-field '" + std::string(name->name) + "' has zero width");
-    f.bit_width = width;
   }
   if ((ds && !ds->attrs.empty()) || (dattrs && !dattrs->empty()))
     for (const AttrList* list : {ds ? &ds->attrs : nullptr, dattrs}) {
@@ -2705,10 +2705,10 @@ void Parser::addMember(const QType& t, Ident* name, const Loc& at, int32_t width
       for (const Attr& a : *list) {
         switch (a.kind) {
         case AttrKind::Packed:
-          f.packed = true;
+          packed = true;
           break;
         case AttrKind::Aligned:
-          f.aligned = std::max<uint32_t>(f.aligned, uint32_t(attrAlignment(a)));
+          aligned = std::max<uint32_t>(aligned, uint32_t(attrAlignment(a)));
           break;
         case AttrKind::Kernel:
         case AttrKind::Vertex:
@@ -2727,10 +2727,16 @@ void Parser::addMember(const QType& t, Ident* name, const Loc& at, int32_t width
       if (ds->alignas_ < natural)
         fail(ds->alignas_loc, "requested alignment is less than minimum alignment of " +
                                   std::to_string(natural) + " for type '" + typeStr(t.t) + "'");
-      f.aligned = std::max<uint32_t>(f.aligned, uint32_t(ds->alignas_));
+      aligned = std::max<uint32_t>(aligned, uint32_t(ds->alignas_));
     }
   }
-  pushMember(f, at, name);
+  FieldDecl& f = pushMember(at, name); // every field written: the slot may hold an old member
+  f.name = name ? intern(name) : std::string_view();
+  f.type = t.t;
+  f.bit_width = width;
+  f.aligned = aligned;
+  f.packed = packed;
+  f.loc = srcLoc(at);
 }
 
 void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
