@@ -712,6 +712,7 @@ private:
   }
   void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
   void parseRecordBody(RecordDecl* rd, const Loc& open);
+  bool fastTagHead(Ident*& name, Loc& name_loc);
   void parseEnumBody(EnumDecl* ed, const Loc& open);
   void finishEnum(EnumDecl* ed, const Loc& loc);
   void parseTypeof(DeclSpec& ds, bool unqual);
@@ -765,6 +766,9 @@ private:
   void addMember(const QType& t, Ident* name, const Loc& at, int32_t width, const DeclSpec* ds,
                  const AttrList* dattrs);
   void checkRecord(RecordDecl* rd, const Loc& at, size_t base);
+  struct MemberInfo;
+  // The member checks of checkRecord() (flexible arrays, duplicate names; the nesting depth).
+  void checkMembers(const RecordDecl* rd, const MemberInfo* info, size_t n, uint32_t& depth);
   bool sameType(const Type* a, const Type* b) const;
   bool compatibleFunction(const FunctionType* a, const FunctionType* b) const;
   void handleTagOnlyDecl(DeclSpec& ds);
@@ -1966,17 +1970,19 @@ std::string unterminatedRecord(const RecordDecl* rd) {
 void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   const Token kwtok = tok_;
   Kw kw = Kw(tok_.ident->keyword);
-  consume();
   AttrList attrs;
-  parseAttributes(attrs);
   Ident* name = nullptr;
   Loc name_loc = kwtok.loc;
-  if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) {
-    name = tok_.ident;
-    name_loc = tok_.loc;
+  if (!(fast_paths && kw != kKwEnum && fastTagHead(name, name_loc))) {
     consume();
+    parseAttributes(attrs);
+    if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) {
+      name = tok_.ident;
+      name_loc = tok_.loc;
+      consume();
+    }
+    parseAttributes(attrs);
   }
-  parseAttributes(attrs);
   ds.tag_decl = true;
   ds.base = DeclSpec::Named;
   ds.type_loc = kwtok.loc;
@@ -2121,6 +2127,51 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   ds.tag_forward = !body;
   ds.record = rd;
   ds.named = QType{type};
+}
+
+// The head of a struct or union definition, `struct NAME {` with only blanks between the tokens
+// (the keyword being tok_): reads NAME and the '{' straight from the bytes of the file, as
+// consume() would have made them (a plain identifier that names no macro and is no keyword, and
+// the punctuator). On return tok_ is the '{' (its lexer stands after it) and prev_ is NAME.
+// Anything else (an attribute, a newline, a comment, a splice, a macro, no body) is left to the
+// general code: returns false with nothing changed.
+bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
+  using namespace lexchars;
+  if (nla_) return false;
+  Lexer* lx = pp_.directLexer();
+  if (!lx) return false;
+  auto cls = [](const char* q) { return kChars.c[static_cast<unsigned char>(*q)]; };
+  const char* p = lx->cur();
+  if (!(cls(p) & kSpace)) return false;
+  do ++p;
+  while (cls(p) & kSpace);
+  const char* start = p;
+  if (!(cls(p) & kIdStart)) return false;
+  ++p;
+  while (cls(p) & kIdCont) ++p;
+  if (*p == '\\' || *p == '\'' || *p == '"') return false; // a splice, a literal prefix
+  const size_t n = size_t(p - start);
+  const char* brace = p;
+  uint8_t brace_flags = 0;
+  while (cls(brace) & kSpace) ++brace, brace_flags = kTokLeadingSpace;
+  if (*brace != '{') return false;
+  uint64_t w0 = IdentTable::load8(start); // the buffer is padded
+  if (n < 8) w0 &= (uint64_t(1) << (8 * n)) - 1;
+  Ident* id = ids_.lookup(start, n, IdentTable::hashOf(start, n, w0), w0);
+  if (id->keyword != kKwNone || id->macro) return false;
+  name = id;
+  name_loc = lx->locAt(start);
+  prev_.loc = name_loc;
+  prev_.len = uint32_t(n);
+  prev_.kind = Tok::Ident;
+  tok_.kind = Tok::LBrace;
+  tok_.ptr = brace;
+  tok_.len = 1;
+  tok_.flags = brace_flags;
+  tok_.ident = nullptr;
+  tok_.loc = lx->locAt(brace);
+  lx->skipTo(brace + 1);
+  return true;
 }
 
 void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
@@ -2741,8 +2792,63 @@ void Parser::addMember(const QType& t, Ident* name, const Loc& at, int32_t width
 
 void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
   const MemberInfo* info = member_info_.data() + base;
-  // Flexible array members.
   size_t n = rd->fields.size();
+  uint32_t depth = 0;
+  // The common case in one pass: no flexible array member, no anonymous struct/union member,
+  // no duplicate name. Anything else (before an error can be reported) goes to the checks
+  // below, which report the same first error as always.
+  bool checked = false;
+  if (fast_paths) {
+    uint32_t stamp = ++mark_;
+    const FieldDecl* fields = rd->fields.data();
+    size_t i = 0;
+    for (; i < n; ++i) {
+      const FieldDecl& f = fields[i];
+      const Type* u = f.type->unqualified;
+      if (u->kind == TypeKind::Array || u->kind == TypeKind::Typedef) {
+        auto* arr = dyn<ArrayType>(stripTypedefs(f.type));
+        if (arr && arr->incomplete) break;
+      }
+      Ident* id = info[i].name;
+      if (id) {
+        if (id->mark == stamp) break;
+        id->mark = stamp;
+      } else if (f.name.empty() && f.bit_width < 0) {
+        break;
+      }
+      depth = std::max(depth, depthOf(f.type));
+    }
+    checked = i == n;
+  }
+  if (!checked) checkMembers(rd, info, n, depth);
+  checkDepth(depth + 1, at);
+  setDepth(ctx_.recordType(rd), depth + 1);
+  rd->complete = true;
+  // transparent_union: clang drops it (with a warning) unless every member has the first
+  // member's size and at most its alignment, and the first member is not floating-point.
+  if (rd->transparent_union) {
+    bool keep = rd->is_union && !rd->fields.empty();
+    if (keep) {
+      const Type* first = stripTypedefs(rd->fields[0].type);
+      if (first->kind == TypeKind::Float || first->kind == TypeKind::Vector) keep = false;
+      if (keep) {
+        TypeLayout fl = layout_.of(rd->fields[0].type);
+        for (const FieldDecl& f : rd->fields) {
+          TypeLayout l = layout_.of(f.type);
+          if (l.size != fl.size || l.align > fl.align) keep = false;
+        }
+      }
+    }
+    rd->transparent_union = keep;
+  }
+  if (!rd->name.empty() && !builtinLoc(at))
+    tu_.records.push_back(rd);
+  else if (rd->name.empty() && !builtinLoc(at))
+    pending_anon_.push_back(rd);
+}
+
+void Parser::checkMembers(const RecordDecl* rd, const MemberInfo* info, size_t n, uint32_t& depth) {
+  // Flexible array members.
   for (size_t i = 0; i < n; ++i) {
     const FieldDecl& f = rd->fields[i];
     if (f.type->unqualified->kind != TypeKind::Array &&
@@ -2791,32 +2897,8 @@ void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
       }
     }
   }
-  uint32_t depth = 0;
+  depth = 0;
   for (const FieldDecl& f : rd->fields) depth = std::max(depth, depthOf(f.type));
-  checkDepth(depth + 1, at);
-  setDepth(ctx_.recordType(rd), depth + 1);
-  rd->complete = true;
-  // transparent_union: clang drops it (with a warning) unless every member has the first
-  // member's size and at most its alignment, and the first member is not floating-point.
-  if (rd->transparent_union) {
-    bool keep = rd->is_union && !rd->fields.empty();
-    if (keep) {
-      const Type* first = stripTypedefs(rd->fields[0].type);
-      if (first->kind == TypeKind::Float || first->kind == TypeKind::Vector) keep = false;
-      if (keep) {
-        TypeLayout fl = layout_.of(rd->fields[0].type);
-        for (const FieldDecl& f : rd->fields) {
-          TypeLayout l = layout_.of(f.type);
-          if (l.size != fl.size || l.align > fl.align) keep = false;
-        }
-      }
-    }
-    rd->transparent_union = keep;
-  }
-  if (!rd->name.empty() && !builtinLoc(at))
-    tu_.records.push_back(rd);
-  else if (rd->name.empty() && !builtinLoc(at))
-    pending_anon_.push_back(rd);
 }
 
 void Parser::parseEnumBody(EnumDecl* ed, const Loc& open) {

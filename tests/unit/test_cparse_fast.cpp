@@ -109,6 +109,34 @@ const std::vector<std::string> kSeps = {"\n\t",
                                         "\f"};
 constexpr size_t kGoodSeps = 13;
 
+// Record heads (the record fast path reads `struct NAME {` on one line) and tails; `@` stands
+// for the record's own name.
+const std::vector<std::string> kHeads = {
+    // accepted
+    "struct @ {", "struct @ {", "struct @ {", "union @ {", "struct @{", "struct  @\t{",
+    "struct\t@ {", "struct @\n{", "struct /* c */ @ {", "struct @ /* c */ {",
+    "struct __attribute__((packed)) @ {", "struct @ __attribute__((aligned(8))) {", "struct {",
+    "struct EMPTY {", "struct T {", "struct @ \\\n {", "struct @\\\n {", "union {",
+    // other
+    "struct A {", "union A {", "struct N {", "struct FN {", "struct int {", "struct @ ;",
+    "struct @", "enum @ {", "struct 1 {", "struct @ [[gnu::packed]] {"};
+constexpr size_t kGoodHeads = 18;
+const std::vector<std::string> kTails = {
+    "};",    "};",         "};",          "} ;", "}\n;", "} __attribute__((packed));",
+    "} v@;", "} *p@, q@;", "} const c@;", "}"};
+constexpr size_t kGoodTails = 9;
+// Whole members the record checks look into: anonymous records, flexible arrays, names that
+// may repeat an earlier member's.
+const std::vector<std::string> kSpecial = {"struct { int m1; int a; };",
+                                           "union { char m2; };",
+                                           "struct { struct { int m3; }; };",
+                                           "int flex[];",
+                                           "int : 3;",
+                                           "struct H@ { int a; } m5;",
+                                           "struct { int m0; } s;",
+                                           "int m1;",
+                                           "char x[];"};
+
 std::string genHeader(std::mt19937& rng) {
   // Mostly one of the first `good` entries (members that are accepted), else any.
   auto pick = [&](const std::vector<std::string>& v, size_t good = 0) -> const std::string& {
@@ -118,10 +146,19 @@ std::string genHeader(std::mt19937& rng) {
   std::string text = kPrelude;
   int records = std::uniform_int_distribution<int>(1, 3)(rng);
   for (int r = 0; r < records; ++r) {
-    text += "struct G" + std::to_string(r) + " {";
+    const std::string tag = "G" + std::to_string(r);
+    auto named = [&](std::string t) {
+      for (size_t at; (at = t.find('@')) != std::string::npos;) t.replace(at, 1, tag);
+      return t;
+    };
+    text += named(pick(kHeads, kGoodHeads));
     int members = std::uniform_int_distribution<int>(1, 8)(rng);
     for (int m = 0; m < members; ++m) {
       text += pick(kSeps, kGoodSeps);
+      if (std::uniform_int_distribution<int>(0, 99)(rng) < 4) {
+        text += named(pick(kSpecial));
+        continue;
+      }
       const std::string& spec = pick(kSpecs, kGoodSpecs);
       const std::string& ptrs = pick(kPtrs, kGoodPtrs);
       // Distinct names (the members of one record), sometimes one of kNames.
@@ -137,7 +174,7 @@ std::string genHeader(std::mt19937& rng) {
       const std::string& width = pick(kWidths, plain ? kGoodWidths : 4);
       text += spec + " " + ptrs + name + suffix + width + pick(kEnds, kGoodEnds);
     }
-    text += pick(kSeps, kGoodSeps) + "};\n";
+    text += pick(kSeps, kGoodSeps) + named(pick(kTails, kGoodTails)) + "\n";
   }
   return text;
 }
