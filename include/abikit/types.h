@@ -48,7 +48,11 @@ enum Qualifier : uint8_t {
 
 struct Type {
   TypeKind kind;
-  uint8_t quals = 0;                 // Qualifier bits
+  uint8_t quals = 0; // Qualifier bits
+  /// Levels of arrays, pointers, typedefs, records and functions in this type, kept on the
+  /// unqualified type by the C front-end (which rejects absurdly deep types) as it builds them;
+  /// 0 for scalars, enums and types it has not built.
+  mutable uint16_t nesting = 0;
   const Type* unqualified = nullptr; // this type without qualifiers (itself when quals == 0)
 
   Type() : Type(TypeKind::Void) {}

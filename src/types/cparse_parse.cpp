@@ -425,52 +425,6 @@ IntKind toUnsignedKind(IntKind k) {
   }
 }
 
-/// A map from pointers to small numbers (open addressing; pointers are never removed).
-class PtrMap {
-public:
-  PtrMap() : slots_(1024) {}
-  uint32_t get(const void* key) const {
-    size_t mask = slots_.size() - 1;
-    for (size_t i = index(key, mask);; i = (i + 1) & mask) {
-      if (slots_[i].key == key) return slots_[i].value;
-      if (!slots_[i].key) return 0;
-    }
-  }
-  void set(const void* key, uint32_t value) {
-    size_t mask = slots_.size() - 1;
-    size_t i = index(key, mask);
-    while (slots_[i].key && slots_[i].key != key) i = (i + 1) & mask;
-    if (!slots_[i].key && ++count_ * 2 > slots_.size()) {
-      grow();
-      set(key, value);
-      return;
-    }
-    slots_[i] = {key, value};
-  }
-
-private:
-  struct Slot {
-    const void* key = nullptr;
-    uint32_t value = 0;
-  };
-  static size_t index(const void* key, size_t mask) {
-    return size_t((reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-  }
-  void grow() {
-    std::vector<Slot> old(slots_.size() * 2);
-    old.swap(slots_);
-    size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (!s.key) continue;
-      size_t i = index(s.key, mask);
-      while (slots_[i].key) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
-  }
-  std::vector<Slot> slots_;
-  size_t count_ = 0;
-};
-
 /// A small vector with inline storage for trivially copyable elements (no initialisation of
 /// the inline slots, so that an empty one costs nothing).
 template <class T, size_t N> class SmallVec {
@@ -865,9 +819,8 @@ private:
     return member_stack_[member_n_++];
   }
   uint32_t mark_ = 0;
-  // Nesting depth of the composite types built so far (scalars and enums are 0).
-  PtrMap type_depth_;
-  uint32_t depthOf(const Type* t) const {
+  // Nesting depth of the composite types built so far (scalars and enums are 0): Type::nesting.
+  static uint32_t depthOf(const Type* t) {
     const Type* u = t->unqualified;
     switch (u->kind) {
     case TypeKind::Void:
@@ -876,7 +829,7 @@ private:
     case TypeKind::Enum:
       return 0;
     default:
-      return type_depth_.get(u);
+      return u->nesting;
     }
   }
   void checkDepth(uint32_t d, const Loc& at) const {
@@ -884,8 +837,8 @@ private:
       fail(at, "type nested too deeply (more than " + std::to_string(kMaxTypeDepth) +
                    " levels of arrays, pointers, typedefs, records and functions)");
   }
-  void setDepth(const Type* t, uint32_t d) {
-    if (d) type_depth_.set(t->unqualified, d);
+  static void setDepth(const Type* t, uint32_t d) {
+    if (d) t->unqualified->nesting = uint16_t(d); // d <= kMaxTypeDepth (checkDepth)
   }
   // Direct-mapped caches in front of the TypeContext's interning tables.
   struct PtrCacheEntry {
