@@ -981,23 +981,30 @@ void Preprocessor::doDefine() {
     }
     lexDirectiveRaw(t);
   }
+  // The body is gathered in scratch vectors and copied once, at its size.
+  std::vector<Token>& body = define_body_;
+  std::vector<int16_t>& param_of = define_param_of_;
+  body.clear();
+  param_of.clear();
   bool first = true;
   while (t.kind != Tok::Eod) {
     t.flags &= uint8_t(~kTokAtLineStart);
     if (first) t.flags &= uint8_t(~kTokLeadingSpace);
     first = false;
-    m.body.push_back(t);
+    body.push_back(t);
     if (m.function_like) {
       int16_t p = -1;
       if (t.kind == Tok::Ident) {
         for (size_t i = 0; i < m.params.size(); ++i)
           if (m.params[i] == t.ident) p = int16_t(i);
       }
-      m.param_of.push_back(p);
+      param_of.push_back(p);
     }
     lexDirectiveRaw(t);
   }
   finishDirective();
+  m.body.assign(body.begin(), body.end());
+  m.param_of.assign(param_of.begin(), param_of.end());
   if (!m.body.empty()) {
     if (m.body.front().kind == Tok::HashHash)
       error(m.body.front().loc, "'##' cannot appear at either end of a macro expansion");
@@ -1085,6 +1092,14 @@ int Preprocessor::builtinHeader(std::string_view name) {
 }
 
 int Preprocessor::loadFile(const std::string& path, int search_index) {
+  auto cached = path_cache_.find(path);
+  if (cached != path_cache_.end()) return cached->second;
+  int buf = loadFileUncached(path, search_index);
+  path_cache_.emplace(path, buf);
+  return buf;
+}
+
+int Preprocessor::loadFileUncached(const std::string& path, int search_index) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path p(path);
@@ -1098,6 +1113,7 @@ int Preprocessor::loadFile(const std::string& path, int search_index) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return -1;
   std::string text;
+  text.reserve(size_t(size) + kLexPadding); // addBuffer() pads it in place
   text.resize(size_t(size));
   in.read(text.data(), std::streamsize(size));
   text.resize(size_t(in.gcount()));

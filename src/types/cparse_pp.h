@@ -188,6 +188,7 @@ private:
   // Files.
   int findInclude(std::string_view name, bool angled, bool next, const Loc& at, bool& builtin);
   int loadFile(const std::string& path, int search_index);
+  int loadFileUncached(const std::string& path, int search_index);
   int builtinHeader(std::string_view name);
   void enterBuffer(int buf);
   int addBuffer(std::string path, std::string text, bool builtin);
@@ -203,7 +204,12 @@ private:
   PpQueries queries_;
 
   std::vector<std::unique_ptr<SourceBuffer>> buffers_;
-  std::unordered_map<std::string, int> file_cache_;    // canonical path -> buffer
+  std::unordered_map<std::string, int> file_cache_; // canonical path -> buffer
+  // Path as looked for -> buffer, or -1: not a readable regular file. The file system is looked
+  // at once per path and run (each lookup is a stat and a readlink per path component).
+  std::unordered_map<std::string, int> path_cache_;
+  std::vector<Token> define_body_; // doDefine()'s scratch
+  std::vector<int16_t> define_param_of_;
   std::unordered_map<std::string, int> builtin_cache_; // header name -> buffer
   std::vector<std::unique_ptr<FileState>> files_;      // include stack
   std::vector<Cond> conds_;
