@@ -133,6 +133,22 @@ TEST(LayoutCli, RecordSelection) {
   EXPECT_NE(bad.err.find("no record named 'nope'"), std::string::npos) << bad.err;
 }
 
+TEST(LayoutCli, PreprocessorFlagsTakeOneValueEachAsInACompiler) {
+  // `-I DIR FILE`, `-D NAME FILE`: the file is the input, not a second directory or macro.
+  std::string dir = std::string(ABIKIT_SOURCE_DIR) + "/examples";
+  std::string src = "#include \"example.h\"\n#if N == 3 && defined(FLAG) && !defined(GONE)\n"
+                    "struct picked { int x; };\n#endif\n";
+  Result r = runCli("layout --target riscv64-unknown-elf -I " + dir +
+                        " -D N=3 -D FLAG -DGONE -U GONE "
+                        "-I" +
+                        dir + " - --record picked --json",
+                    src);
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["records"].size(), 1u);
+  EXPECT_EQ(doc["records"][0]["name"], "struct picked");
+}
+
 TEST(LayoutCli, ErrorsExitOneWithAPositionAndNoOutput) {
   Result r = runCli("layout --target dpu-upmem-dpurte - --json",
                     "struct ok { int a; };\nstruct S {\n  char c;\n  __int128 x;\n};\n");

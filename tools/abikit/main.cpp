@@ -32,9 +32,11 @@ Target TargetFlags::resolve() const {
 
 void InputFlags::add(CLI::App& app) {
   app.add_option("file", file, "C declarations (.h, .cl, .cu); - reads standard input")->required();
-  app.add_option("-D", defines, "Define a macro: NAME or NAME=VALUE");
-  app.add_option("-U", undefines, "Undefine a macro");
-  app.add_option("-I", include_dirs, "Add a directory to the #include search path");
+  // One value per flag, as in a C compiler (`-I DIR FILE`: FILE is not a second directory).
+  app.add_option("-D", defines, "Define a macro: NAME or NAME=VALUE")->allow_extra_args(false);
+  app.add_option("-U", undefines, "Undefine a macro")->allow_extra_args(false);
+  app.add_option("-I", include_dirs, "Add a directory to the #include search path")
+      ->allow_extra_args(false);
 }
 
 ParseOptions InputFlags::parseOptions() const {
