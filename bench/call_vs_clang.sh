@@ -18,11 +18,8 @@ case "$abi" in
 ilp32*) triple=riscv32-unknown-elf ;;
 *) triple=riscv64-unknown-elf ;;
 esac
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DABIKIT_BUILD_BENCH=ON \
-    -DABIKIT_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$build" --target abikit_cli abikit_bench_callconv >/dev/null
+. bench/build.sh
+bench_build "$build" abikit_cli abikit_bench_callconv
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 hdr=$work/gen.h

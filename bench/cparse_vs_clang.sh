@@ -11,11 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/bench}
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DABIKIT_BUILD_BENCH=ON \
-    -DABIKIT_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$build" --target abikit_cli abikit_bench_cparse >/dev/null
+. bench/build.sh
+bench_build "$build" abikit_cli abikit_bench_cparse
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 hdr=$work/gen.h

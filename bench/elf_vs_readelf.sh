@@ -5,11 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/bench}
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DABIKIT_BUILD_BENCH=ON \
-    -DABIKIT_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$build" --target abikit_cli abikit_bench_elf >/dev/null
+. bench/build.sh
+bench_build "$build" abikit_cli abikit_bench_elf
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 obj=$work/relocs.o

@@ -35,36 +35,29 @@ const RecordDecl* unnamedRecordMember(const FieldDecl& fd) {
   return rd->name.empty() && rd->typedef_name.empty() ? rd : nullptr;
 }
 
-// RecordDecl::displayName, written without building a string for a tag or a typedef name.
-void putDisplayName(TextBuffer& out, const RecordDecl& rd, const TypeContext& ctx) {
+// RecordDecl::displayName, written without building a string for a tag or a typedef name; as a
+// JSON string when `json`.
+void putDisplayName(TextBuffer& out, const RecordDecl& rd, const TypeContext& ctx,
+                    bool json = false) {
+  auto text = [&](std::string_view s) {
+    if (json)
+      out.jsonChars(s);
+    else
+      out.put(s);
+  };
+  if (json) out.put('"');
   if (!rd.name.empty()) {
     if (rd.is_union)
       out.lit("union ");
     else
       out.lit("struct ");
-    out.put(rd.name);
+    text(rd.name);
   } else if (!rd.typedef_name.empty()) {
-    out.put(rd.typedef_name);
+    text(rd.typedef_name);
   } else {
-    out.put(rd.displayName(ctx));
+    text(rd.displayName(ctx));
   }
-}
-
-// The same as a JSON string.
-void putDisplayNameJson(TextBuffer& out, const RecordDecl& rd, const TypeContext& ctx) {
-  out.put('"');
-  if (!rd.name.empty()) {
-    if (rd.is_union)
-      out.lit("union ");
-    else
-      out.lit("struct ");
-    out.jsonChars(rd.name);
-  } else if (!rd.typedef_name.empty()) {
-    out.jsonChars(rd.typedef_name);
-  } else {
-    out.jsonChars(rd.displayName(ctx));
-  }
-  out.put('"');
+  if (json) out.put('"');
 }
 
 // Type spellings (plain, and as a JSON string), computed once per (interned) type: a header of
@@ -467,7 +460,7 @@ std::string layoutJson(const LayoutEngine& layout, std::span<const RecordDecl* c
       out.lit(",\n  {\"name\": ");
     else
       out.lit("\n  {\"name\": ");
-    putDisplayNameJson(out, rd, ctx);
+    putDisplayName(out, rd, ctx, true);
     if (rd.is_union)
       out.lit(", \"kind\": \"union\", \"size\": ");
     else

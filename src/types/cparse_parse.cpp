@@ -720,6 +720,7 @@ private:
   void addMember(const QType& t, Ident* name, const Loc& at, int32_t width, const DeclSpec* ds,
                  const AttrList* dattrs);
   void checkRecord(RecordDecl* rd, const Loc& at, size_t base);
+  bool transparentUnionHolds(const RecordDecl* rd) const;
   struct MemberInfo;
   // The member checks of checkRecord() (flexible arrays, duplicate names; the nesting depth).
   void checkMembers(const RecordDecl* rd, const MemberInfo* info, size_t n, uint32_t& depth);
@@ -2743,6 +2744,22 @@ void Parser::addMember(const QType& t, Ident* name, const Loc& at, int32_t width
   f.loc = srcLoc(at);
 }
 
+// transparent_union: clang drops it (with a warning) unless `rd` is a union with members, every
+// member has the first member's size and at most its alignment, and the first member is not
+// floating-point.
+bool Parser::transparentUnionHolds(const RecordDecl* rd) const {
+  if (!rd->is_union || rd->fields.empty()) return false;
+  const Type* first = stripTypedefs(rd->fields[0].type);
+  if (first->kind == TypeKind::Float || first->kind == TypeKind::Vector) return false;
+  bool keep = true;
+  TypeLayout fl = layout_.of(rd->fields[0].type);
+  for (const FieldDecl& f : rd->fields) { // every member's layout asked for (it may fail)
+    TypeLayout l = layout_.of(f.type);
+    if (l.size != fl.size || l.align > fl.align) keep = false;
+  }
+  return keep;
+}
+
 void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
   const MemberInfo* info = member_info_.data() + base;
   size_t n = rd->fields.size();
@@ -2777,22 +2794,8 @@ void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
   checkDepth(depth + 1, at);
   setDepth(ctx_.recordType(rd), depth + 1);
   rd->complete = true;
-  // transparent_union: clang drops it (with a warning) unless every member has the first
-  // member's size and at most its alignment, and the first member is not floating-point.
   if (rd->transparent_union) {
-    bool keep = rd->is_union && !rd->fields.empty();
-    if (keep) {
-      const Type* first = stripTypedefs(rd->fields[0].type);
-      if (first->kind == TypeKind::Float || first->kind == TypeKind::Vector) keep = false;
-      if (keep) {
-        TypeLayout fl = layout_.of(rd->fields[0].type);
-        for (const FieldDecl& f : rd->fields) {
-          TypeLayout l = layout_.of(f.type);
-          if (l.size != fl.size || l.align > fl.align) keep = false;
-        }
-      }
-    }
-    rd->transparent_union = keep;
+    rd->transparent_union = transparentUnionHolds(rd);
   }
   if (!rd->name.empty() && !builtinLoc(at))
     tu_.records.push_back(rd);
@@ -3653,22 +3656,8 @@ void Parser::declareTypedef(DeclSpec& ds, QType t, Declarator& d) {
     ds.enum_->typedef_name = td->name;
   if (transparent) {
     auto* rt = dyn<RecordType>(stripTypedefs(t.t));
-    if (rt && rt->decl->is_union && rt->decl->complete) {
-      RecordDecl* rd = rt->decl;
-      bool keep = !rd->fields.empty();
-      if (keep) {
-        const Type* first = stripTypedefs(rd->fields[0].type);
-        if (first->kind == TypeKind::Float || first->kind == TypeKind::Vector) keep = false;
-        if (keep) {
-          TypeLayout fl = layout_.of(rd->fields[0].type);
-          for (const FieldDecl& f : rd->fields) {
-            TypeLayout l = layout_.of(f.type);
-            if (l.size != fl.size || l.align > fl.align) keep = false;
-          }
-        }
-      }
-      if (keep) rd->transparent_union = true;
-    }
+    if (rt && rt->decl->is_union && rt->decl->complete && transparentUnionHolds(rt->decl))
+      rt->decl->transparent_union = true;
   }
   if (!td->builtin) tu_.typedefs.push_back(td);
 }
