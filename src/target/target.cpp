@@ -204,25 +204,9 @@ IntKind unsignedIntKind(IntKind k) {
 
 namespace {
 
-// The spelling clang uses in __*_TYPE__ macros.
+// The spelling clang uses in __*_TYPE__ macros: intKindName() but for the long kinds.
 const char* clangTypeName(IntKind k) {
   switch (k) {
-  case IntKind::Bool:
-    return "_Bool";
-  case IntKind::Char:
-    return "char";
-  case IntKind::SChar:
-    return "signed char";
-  case IntKind::UChar:
-    return "unsigned char";
-  case IntKind::Short:
-    return "short";
-  case IntKind::UShort:
-    return "unsigned short";
-  case IntKind::Int:
-    return "int";
-  case IntKind::UInt:
-    return "unsigned int";
   case IntKind::Long:
     return "long int";
   case IntKind::ULong:
@@ -231,12 +215,9 @@ const char* clangTypeName(IntKind k) {
     return "long long int";
   case IntKind::ULongLong:
     return "long long unsigned int";
-  case IntKind::Int128:
-    return "__int128";
-  case IntKind::UInt128:
-    return "unsigned __int128";
+  default:
+    return intKindName(k);
   }
-  return "?";
 }
 
 const char* constantSuffix(IntKind k, const DataModel& d) {
