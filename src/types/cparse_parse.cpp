@@ -565,6 +565,76 @@ struct DeclSpec {
   bool cxx_extern_c = false;
 };
 
+// Specifiers made of basic type keywords and const/volatile only, the usual ones of a member:
+// what parseDeclSpec() records for each of those keywords, kept apart from DeclSpec so that
+// parseMember() and the member fast path read them with the same rules.
+struct BasicSpec {
+  uint8_t base = DeclSpec::None;
+  uint8_t longs = 0;
+  uint8_t sign = 0; // 1 signed, 2 unsigned
+  uint8_t quals = 0;
+  bool short_ = false;
+  bool any_type = false;
+  enum Step : uint8_t { Qualifier, TypeSpecifier, Other };
+  // Takes keyword `kw`; Other, changing nothing, for any other keyword or one that conflicts
+  // with those before (the general loop reports the conflict).
+  Step add(unsigned kw) {
+    DeclSpec::Base b = DeclSpec::None;
+    switch (Kw(kw)) {
+    case kKwConst:
+      quals |= kQualConst;
+      return Qualifier;
+    case kKwVolatile:
+      quals |= kQualVolatile;
+      return Qualifier;
+    case kKwVoid:
+      b = DeclSpec::Void;
+      break;
+    case kKwChar:
+      b = DeclSpec::Char;
+      break;
+    case kKwInt:
+      b = DeclSpec::Int;
+      break;
+    case kKwFloat:
+      b = DeclSpec::Float;
+      break;
+    case kKwDouble:
+      b = DeclSpec::Double;
+      break;
+    case kKwBool:
+      b = DeclSpec::Bool;
+      break;
+    case kKwShort:
+      if (short_ || longs) return Other;
+      short_ = true;
+      break;
+    case kKwLong:
+      if (short_ || longs >= 2) return Other;
+      ++longs;
+      break;
+    case kKwSigned:
+    case kKwUnsigned:
+      if (sign) return Other;
+      sign = kw == kKwSigned ? 1 : 2;
+      break;
+    default:
+      return Other;
+    }
+    if (b != DeclSpec::None) {
+      if (base != DeclSpec::None) return Other;
+      base = b;
+    }
+    any_type = true;
+    return TypeSpecifier;
+  }
+  // An index into Parser::basic_types_.
+  uint32_t key() const {
+    return uint32_t(base) | uint32_t(longs) << 4 | uint32_t(short_) << 6 | uint32_t(sign) << 7 |
+           uint32_t(quals) << 9;
+  }
+};
+
 enum class DeclContext : uint8_t { File, Member, Param, TypeName };
 
 // A value of a constant expression.
@@ -710,12 +780,8 @@ private:
   void parseMember(RecordDecl* rd);
   bool fastMembers();
   bool macroIntValue(Macro* m, int32_t& value);
-  // The type of each combination of basic type keywords and const/volatile that a member's
-  // specifiers have had (filled by parseMember(), read by fastMember()); null: not seen yet.
-  static uint32_t basicKey(unsigned base, unsigned longs, bool short_, unsigned sign,
-                           unsigned quals) {
-    return base | longs << 4 | unsigned(short_) << 6 | sign << 7 | quals << 9;
-  }
+  // The type of each BasicSpec (by key()) that a member's specifiers have had (filled by
+  // parseMember(), read by fastMembers()); null: not seen yet.
   std::vector<QType> basic_types_;
   void addMember(const QType& t, Ident* name, const Loc& at, int32_t width, const DeclSpec* ds,
                  const AttrList* dattrs);
@@ -2251,50 +2317,10 @@ bool Parser::fastMembers() {
     }
     default: {
       // The keyword loop of parseMember().
-      unsigned b = DeclSpec::None, longs = 0, sign = 0, quals = 0;
-      bool short_ = false, any_type = false;
+      BasicSpec bs;
       Ident* id = first;
       for (;;) {
-        switch (Kw(id->keyword)) {
-        case kKwConst:
-          quals |= kQualConst;
-          break;
-        case kKwVolatile:
-          quals |= kQualVolatile;
-          break;
-        case kKwVoid:
-        case kKwChar:
-        case kKwInt:
-        case kKwFloat:
-        case kKwDouble:
-        case kKwBool:
-          if (b != DeclSpec::None) goto done;
-          b = id->keyword == kKwVoid    ? DeclSpec::Void
-              : id->keyword == kKwChar  ? DeclSpec::Char
-              : id->keyword == kKwInt   ? DeclSpec::Int
-              : id->keyword == kKwFloat ? DeclSpec::Float
-              : id->keyword == kKwBool  ? DeclSpec::Bool
-                                        : DeclSpec::Double;
-          any_type = true;
-          break;
-        case kKwShort:
-          if (short_ || longs) goto done;
-          short_ = any_type = true;
-          break;
-        case kKwLong:
-          if (short_ || longs >= 2) goto done;
-          ++longs;
-          any_type = true;
-          break;
-        case kKwSigned:
-        case kKwUnsigned:
-          if (sign) goto done;
-          sign = id->keyword == kKwSigned ? 1 : 2;
-          any_type = true;
-          break;
-        default:
-          goto done;
-        }
+        if (bs.add(id->keyword) == BasicSpec::Other) goto done;
         const char* after = blanks(p);
         Ident* next = ident(after);
         if (!next || next->keyword == kKwNone) break; // the declarator
@@ -2302,8 +2328,8 @@ bool Parser::fastMembers() {
         id = next;
         p = after;
       }
-      if (!any_type || basic_types_.empty()) goto done;
-      base = basic_types_[basicKey(b, longs, short_, sign, quals)];
+      if (!bs.any_type || basic_types_.empty()) goto done;
+      base = basic_types_[bs.key()];
       if (!base.t) goto done;
       break;
     }
@@ -2487,7 +2513,8 @@ bool Parser::macroIntValue(Macro* m, int32_t& value) {
 
 void Parser::parseMember(RecordDecl* rd) {
   DeclSpec ds;
-  bool basic = false; // the specifiers are basic type keywords and const/volatile only
+  bool basic = false; // the specifiers are basic type keywords and const/volatile only: bs
+  BasicSpec bs;
   Loc start = tok_.loc;
   Symbol* s =
       tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone ? lookup(tok_.ident) : nullptr;
@@ -2507,66 +2534,21 @@ void Parser::parseMember(RecordDecl* rd) {
     // keyword that conflicts with the ones before and anything else go to the general loop,
     // which reads on from the same state (and reports the conflict).
     ds.loc = start;
-    for (;;) {
-      if (tok_.kind != Tok::Ident) break;
-      DeclSpec::Base b = DeclSpec::None;
-      switch (Kw(tok_.ident->keyword)) {
-      case kKwConst:
-        ds.quals |= kQualConst;
-        ds.any = true;
-        consume();
-        continue;
-      case kKwVolatile:
-        ds.quals |= kQualVolatile;
-        ds.any = true;
-        consume();
-        continue;
-      case kKwVoid:
-        b = DeclSpec::Void;
-        break;
-      case kKwChar:
-        b = DeclSpec::Char;
-        break;
-      case kKwInt:
-        b = DeclSpec::Int;
-        break;
-      case kKwFloat:
-        b = DeclSpec::Float;
-        break;
-      case kKwDouble:
-        b = DeclSpec::Double;
-        break;
-      case kKwBool:
-        b = DeclSpec::Bool;
-        break;
-      case kKwShort:
-        if (ds.short_ || ds.longs) break;
-        ds.short_ = true;
-        b = DeclSpec::Named; // marks a modifier below
-        break;
-      case kKwLong:
-        if (ds.short_ || ds.longs >= 2) break;
-        ++ds.longs;
-        b = DeclSpec::Named;
-        break;
-      case kKwSigned:
-      case kKwUnsigned:
-        if (ds.sign) break;
-        ds.sign = tok_.ident->keyword == kKwSigned ? 1 : 2;
-        b = DeclSpec::Named;
-        break;
-      default:
-        break;
+    while (tok_.kind == Tok::Ident) {
+      BasicSpec::Step step = bs.add(tok_.ident->keyword);
+      if (step == BasicSpec::Other) break; // not handled here (or a conflict)
+      if (step == BasicSpec::TypeSpecifier && !ds.any_type) {
+        ds.type_loc = tok_.loc;
+        ds.any_type = true;
       }
-      if (b == DeclSpec::None) break; // not handled here (or a conflict)
-      if (b != DeclSpec::Named) {
-        if (ds.base != DeclSpec::None) break; // a conflict: reported by the general loop
-        ds.base = b;
-      }
-      if (!ds.any_type) ds.type_loc = tok_.loc;
-      ds.any_type = ds.any = true;
+      ds.any = true;
       consume();
     }
+    ds.base = DeclSpec::Base(bs.base);
+    ds.longs = bs.longs;
+    ds.short_ = bs.short_;
+    ds.sign = bs.sign;
+    ds.quals = bs.quals;
     if (!(ds.any_type &&
           (tok_.kind == Tok::Star || (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone))))
       parseDeclSpecRest(ds, DeclContext::Member);
@@ -2585,8 +2567,7 @@ void Parser::parseMember(RecordDecl* rd) {
   QType base = namedAlone(ds) ? ds.named : finishDeclSpec(ds, DeclContext::Member);
   if (basic) {
     if (basic_types_.empty()) basic_types_.resize(1u << 11);
-    basic_types_[basicKey(ds.base, unsigned(ds.longs), ds.short_, unsigned(ds.sign), ds.quals)] =
-        base;
+    basic_types_[bs.key()] = base;
   }
   if (tok_.kind == Tok::Semi) {
     // An anonymous struct or union member, or a declaration that declares no member.
