@@ -369,10 +369,7 @@ void Lexer::lexIdentifier(Token& t, const char* start) {
     t.kind = Tok::Ident;
     t.ptr = start;
     t.len = uint32_t(n);
-    // The padding after the buffer makes the 8-byte load safe.
-    uint64_t w0 = IdentTable::load8(start);
-    if (n < 8) w0 &= (uint64_t(1) << (8 * n)) - 1;
-    t.ident = idents_.lookup(start, n, IdentTable::hashOf(start, n, w0), w0);
+    t.ident = idents_.lookupPadded(start, n);
     return;
   }
   // Slow path: line splices inside the identifier.

@@ -130,6 +130,13 @@ public:
     uint64_t w0 = prefixOf(name.data(), name.size());
     return lookup(name.data(), name.size(), hashOf(name.data(), name.size(), w0), w0);
   }
+  /// The identifier of the n bytes at s, which lie in a buffer with kLexPadding readable bytes
+  /// after its end (the name's first 8 bytes are read as one word).
+  Ident* lookupPadded(const char* s, size_t n) {
+    uint64_t w0 = load8(s);
+    if (n < 8) w0 &= (uint64_t(1) << (8 * n)) - 1;
+    return lookup(s, n, hashOf(s, n, w0), w0);
+  }
   /// Copies `name` into the table's own storage first (for names that do not live in a buffer).
   Ident* getCopy(std::string_view name);
   /// The core lookup: `w0` and `hash` as computed by prefixOf/hashOf.
@@ -412,9 +419,20 @@ inline void Lexer::lex(Token& t) {
   size_t n = size_t(p - start);
   t.kind = Tok::Ident;
   t.len = uint32_t(n);
-  uint64_t w0 = IdentTable::load8(start); // safe: the buffer is padded
-  if (n < 8) w0 &= (uint64_t(1) << (8 * n)) - 1;
-  t.ident = idents_.lookup(start, n, IdentTable::hashOf(start, n, w0), w0);
+  t.ident = idents_.lookupPadded(start, n);
+}
+
+/// The identifier at `p` in a padded buffer, as Lexer::lex() reads it, with `p` moved past it;
+/// nullptr (p somewhere after its start) when there is none there or the lexer's slow path
+/// would read it (a line splice in it, or a literal prefix such as L"...").
+inline Ident* scanIdentifier(const char*& p, IdentTable& ids) {
+  using namespace lexchars;
+  const char* start = p;
+  if (!(kChars.c[static_cast<unsigned char>(*p)] & kIdStart)) return nullptr;
+  ++p;
+  while (kChars.c[static_cast<unsigned char>(*p)] & kIdCont) ++p;
+  if (*p == '\\' || *p == '\'' || *p == '"') return nullptr;
+  return ids.lookupPadded(start, size_t(p - start));
 }
 
 /// An error at a source position, thrown inside the front-end and turned into an abikit::Error

@@ -2166,19 +2166,13 @@ bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
   do ++p;
   while (cls(p) & kSpace);
   const char* start = p;
-  if (!(cls(p) & kIdStart)) return false;
-  ++p;
-  while (cls(p) & kIdCont) ++p;
-  if (*p == '\\' || *p == '\'' || *p == '"') return false; // a splice, a literal prefix
+  Ident* id = scanIdentifier(p, ids_);
+  if (!id || id->keyword != kKwNone || id->macro) return false;
   const size_t n = size_t(p - start);
   const char* brace = p;
   uint8_t brace_flags = 0;
   while (cls(brace) & kSpace) ++brace, brace_flags = kTokLeadingSpace;
   if (*brace != '{') return false;
-  uint64_t w0 = IdentTable::load8(start); // the buffer is padded
-  if (n < 8) w0 &= (uint64_t(1) << (8 * n)) - 1;
-  Ident* id = ids_.lookup(start, n, IdentTable::hashOf(start, n, w0), w0);
-  if (id->keyword != kKwNone || id->macro) return false;
   name = id;
   name_loc = lx->locAt(start);
   prev_.loc = name_loc;
@@ -2244,19 +2238,7 @@ bool Parser::fastMembers() {
     while (cls(q) & kSpace) ++q;
     return q;
   };
-  // An identifier at q (what Lexer::lex() makes of it), or null: not one, or one the lexer's
-  // slow path would read (a splice) or a literal prefix.
-  auto ident = [&](const char*& q) -> Ident* {
-    const char* start = q;
-    if (!(cls(q) & kIdStart)) return nullptr;
-    ++q;
-    while (cls(q) & kIdCont) ++q;
-    if (*q == '\\' || *q == '\'' || *q == '"') return nullptr;
-    size_t n = size_t(q - start);
-    uint64_t w0 = IdentTable::load8(start); // the buffer is padded
-    if (n < 8) w0 &= (uint64_t(1) << (8 * n)) - 1;
-    return ids_.lookup(start, n, IdentTable::hashOf(start, n, w0), w0);
-  };
+  auto ident = [&](const char*& q) { return scanIdentifier(q, ids_); };
   // A decimal int constant without suffix (what literalNumber() makes an int of), or -1.
   auto number = [&](const char*& q) -> int64_t {
     if (!(cls(q) & kDigit)) return -1;
