@@ -778,7 +778,19 @@ private:
   void declareFunction(DeclSpec& ds, QType t, Declarator& d, FunctionType* fn, bool is_definition);
   void applyFunctionAttrs(const AttrList& attrs, FunctionType* fn, const Declarator& d);
   void parseMember(RecordDecl* rd);
-  bool fastMembers();
+  // What the member fast path has established about the record body being read: `clean` while
+  // every member so far came through fastMembers() with its own name (marked with `stamp` in
+  // its Ident: a name seen twice clears it) and no incomplete array type; `depth` the largest
+  // nesting depth of their types. checkRecord() skips its member checks for a clean body.
+  struct BodyState {
+    const RecordDecl* rd = nullptr;
+    uint32_t stamp = 0;
+    uint32_t depth = 0;
+    bool clean = false;
+  };
+  BodyState last_body_; // of the record body read last (parseRecordBody())
+  bool fastMembers(BodyState& body);
+  void addFastMember(const QType& t, Ident* name, const Loc& at, int32_t width, BodyState& body);
   bool macroIntValue(Macro* m, int32_t& value);
   // The type of each BasicSpec (by key()) that a member's specifiers have had (filled by
   // parseMember(), read by fastMembers()); null: not seen yet.
@@ -2192,6 +2204,10 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
   if (++record_nesting_ > kMaxNesting) fail(open, "structs nested too deeply");
   consume(); // {
   size_t base = member_n_;
+  BodyState body;
+  body.rd = rd;
+  body.stamp = ++mark_;
+  body.clean = fast_paths;
   for (;;) {
     if (tok_.kind == Tok::RBrace) break;
     if (tok_.kind == Tok::Eof) fail(open, unterminatedRecord(rd));
@@ -2199,7 +2215,8 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
       consume();
       continue;
     }
-    if (fast_paths && tok_.kind == Tok::Ident && !nla_ && fastMembers()) continue;
+    if (fast_paths && tok_.kind == Tok::Ident && !nla_ && fastMembers(body)) continue;
+    body.clean = false;
     if (isKw(kKwStaticAssert)) {
       parseStaticAssert();
       continue;
@@ -2209,6 +2226,7 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
   consume(); // }
   rd->fields.assign(member_stack_.begin() + ptrdiff_t(base),
                     member_stack_.begin() + ptrdiff_t(member_n_));
+  last_body_ = body;
   --record_nesting_;
 }
 
@@ -2229,7 +2247,7 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
 // any other shape (a macro other than the array size, an attribute, a qualifier after '*', a
 // second declarator, a line splice, a directive, ...) ends the run where it starts, and
 // parseMember() reads it; returns false if the run is empty (nothing changed).
-bool Parser::fastMembers() {
+bool Parser::fastMembers(BodyState& body) {
   using namespace lexchars;
   Lexer* lx = pp_.directLexer();
   if (!lx) return false;
@@ -2375,7 +2393,7 @@ bool Parser::fastMembers() {
         c.count = uint64_t(count);
         applyArray(t, c, name, DeclContext::Member);
       }
-      addMember(t, name, loc(name_at), width, nullptr, nullptr);
+      addFastMember(t, name, loc(name_at), width, body);
       semi = p;
       semi_line = line;
       semi_ls = ls;
@@ -2637,6 +2655,45 @@ void Parser::parseMember(RecordDecl* rd) {
 }
 
 // The checks and the FieldDecl of one member declarator of type `t` (`name` null for an unnamed
+// A member read by fastMembers() (no attributes, no _Alignas, a name): what addMember() does for
+// it, with the usual case (a complete object type, not a bit-field) written directly, and the
+// body's duplicate-name marks, incomplete-array flag and depth kept up to date.
+void Parser::addFastMember(const QType& t, Ident* name, const Loc& at, int32_t width,
+                           BodyState& body) {
+  const Type* c = stripTypedefs(t.t);
+  bool plain = width < 0 && !t.has_as;
+  switch (c->kind) {
+  case TypeKind::Int:
+  case TypeKind::Float:
+  case TypeKind::Pointer:
+  case TypeKind::Vector:
+  case TypeKind::Complex:
+    break;
+  case TypeKind::Array:
+    if (static_cast<const ArrayType*>(c)->incomplete) body.clean = false;
+    break;
+  case TypeKind::Record:
+    plain = plain && static_cast<const RecordType*>(c)->decl->complete;
+    break;
+  case TypeKind::Enum:
+    plain = plain && static_cast<const EnumType*>(c)->decl->complete;
+    break;
+  default:
+    plain = false;
+  }
+  if (name->mark == body.stamp) body.clean = false;
+  name->mark = body.stamp;
+  body.depth = std::max(body.depth, depthOf(t.t));
+  if (!plain) return addMember(t, name, at, width, nullptr, nullptr);
+  FieldDecl& f = pushMember(at, name); // every field written: the slot may hold an old member
+  f.name = intern(name);
+  f.type = t.t;
+  f.bit_width = -1;
+  f.aligned = 0;
+  f.packed = false;
+  f.loc = srcLoc(at);
+}
+
 // bit-field or member; `width` -1 if not a bit-field), errors reported at `at`. `ds` and `dattrs`
 // (the specifiers and the declarator's attributes) may be null: none.
 void Parser::addMember(const QType& t, Ident* name, const Loc& at, int32_t width,
@@ -2731,7 +2788,12 @@ void Parser::checkRecord(RecordDecl* rd, const Loc& at, size_t base) {
   // no duplicate name. Anything else (before an error can be reported) goes to the checks
   // below, which report the same first error as always.
   bool checked = false;
-  if (fast_paths) {
+  if (last_body_.rd == rd && last_body_.clean) {
+    // Every member came through the fast path, which has made these checks.
+    checked = true;
+    depth = last_body_.depth;
+    last_body_.rd = nullptr;
+  } else if (fast_paths) {
     uint32_t stamp = ++mark_;
     const FieldDecl* fields = rd->fields.data();
     size_t i = 0;

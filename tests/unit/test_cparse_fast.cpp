@@ -50,6 +50,7 @@ const char* const kPrelude = "typedef int T;\n"
                              "typedef unsigned long U;\n"
                              "typedef struct A AT;\n"
                              "typedef float V __attribute__((vector_size(8)));\n"
+                             "typedef int IA[];\n"
                              "struct A { int a; char b; };\n"
                              "struct B;\n"
                              "union W { int i; float f; };\n"
@@ -73,11 +74,11 @@ const std::vector<std::string> kSpecs = {
     "char", "signed char", "const char", "volatile int", "const volatile long", "int const",
     "_Bool", "float", "double", "T", "U", "AT", "V", "struct A", "union W", "enum E", "const T",
     "T const", "TYPE", "EMPTY int", "int EMPTY", "__attribute__((aligned(8))) int",
-    "_Alignas(8) int",
+    "_Alignas(8) int", "IA",
     // other
     "void", "long double", "struct B", "union A", "struct W", "enum F", "struct Z", "short char",
     "long float", "long long long", "unsigned T", "signed signed int", "char int"};
-constexpr size_t kGoodSpecs = 31;
+constexpr size_t kGoodSpecs = 32;
 const std::vector<std::string> kPtrs = {"", "", "", "", "*", "**", "* const ", "*volatile", "* *"};
 constexpr size_t kGoodPtrs = 9;
 const std::vector<std::string> kNames = {"x", "T", "N", "FN", "int", "_q1", "EMPTY"};
@@ -135,7 +136,9 @@ const std::vector<std::string> kSpecial = {"struct { int m1; int a; };",
                                            "struct H@ { int a; } m5;",
                                            "struct { int m0; } s;",
                                            "int m1;",
-                                           "char x[];"};
+                                           "char x[];",
+                                           "int m0;",
+                                           "float m2;"};
 
 std::string genHeader(std::mt19937& rng) {
   // Mostly one of the first `good` entries (members that are accepted), else any.
