@@ -688,7 +688,10 @@ private:
   [[noreturn]] void failUnexpected(const char* expected);
   std::string tokenText(const Token& t) const;
   SourceLoc srcLoc(const Loc& l) const { return SourceLoc{l.file, l.line, l.col}; }
-  std::string_view intern(Ident* id);
+  std::string_view intern(Ident* id) {
+    if (id->interned.empty()) id->interned = ctx_.intern(id->name);
+    return id->interned;
+  }
   std::string typeStr(const Type* t) const { return typeName(t, ctx_); }
   bool builtinLoc(const Loc& l) const { return pp_.isBuiltin(l); }
 
@@ -790,7 +793,6 @@ private:
   };
   BodyState last_body_; // of the record body read last (parseRecordBody())
   bool fastMembers(BodyState& body);
-  void addFastMember(const QType& t, Ident* name, const Loc& at, int32_t width, BodyState& body);
   bool macroIntValue(Macro* m, int32_t& value);
   // The type of each BasicSpec (by key()) that a member's specifiers have had (filled by
   // parseMember(), read by fastMembers()); null: not seen yet.
@@ -886,6 +888,46 @@ private:
   size_t member_n_ = 0;
   // The next slot of both vectors, for the caller to fill in place (every field: the slot may
   // hold a member of a record completed earlier).
+  // A member read by fastMembers() (no attributes, no _Alignas, a name): what addMember() does
+  // for it, with the usual case (a complete object type, not a bit-field) written here, and the
+  // body's duplicate-name marks, incomplete-array flag and depth kept up to date.
+  void addFastMember(const QType& t, Ident* name, const Loc& at, int32_t width, BodyState& body) {
+    const Type* c = stripTypedefs(t.t);
+    bool plain = width < 0 && !t.has_as && member_n_ < member_stack_.size();
+    switch (c->kind) {
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Pointer:
+    case TypeKind::Vector:
+    case TypeKind::Complex:
+      break;
+    case TypeKind::Array:
+      if (static_cast<const ArrayType*>(c)->incomplete) body.clean = false;
+      break;
+    case TypeKind::Record:
+      plain = plain && static_cast<const RecordType*>(c)->decl->complete;
+      break;
+    case TypeKind::Enum:
+      plain = plain && static_cast<const EnumType*>(c)->decl->complete;
+      break;
+    default:
+      plain = false;
+    }
+    if (name->mark == body.stamp) body.clean = false;
+    name->mark = body.stamp;
+    body.depth = std::max(body.depth, depthOf(t.t));
+    if (!plain) return addMember(t, name, at, width, nullptr, nullptr);
+    MemberInfo& info = member_info_[member_n_];
+    info.loc = at;
+    info.name = name;
+    FieldDecl& f = member_stack_[member_n_++]; // every field written: it may hold an old member
+    f.name = intern(name);
+    f.type = t.t;
+    f.bit_width = -1;
+    f.aligned = 0;
+    f.packed = false;
+    f.loc = srcLoc(at);
+  }
   FieldDecl& pushMember(const Loc& loc, Ident* name) {
     if (member_n_ == member_stack_.size()) {
       size_t n = std::max<size_t>(64, member_n_ * 2);
@@ -1038,11 +1080,6 @@ void Parser::expect(Tok k, const char* context) {
   std::string msg = "expected '" + std::string(punctuatorSpelling(k)) + "'";
   if (context && *context) msg += std::string(" ") + context;
   fail(tok_.loc, msg);
-}
-
-std::string_view Parser::intern(Ident* id) {
-  if (id->interned.empty()) id->interned = ctx_.intern(id->name);
-  return id->interned;
 }
 
 void Parser::popScope() {
@@ -2655,45 +2692,6 @@ void Parser::parseMember(RecordDecl* rd) {
 }
 
 // The checks and the FieldDecl of one member declarator of type `t` (`name` null for an unnamed
-// A member read by fastMembers() (no attributes, no _Alignas, a name): what addMember() does for
-// it, with the usual case (a complete object type, not a bit-field) written directly, and the
-// body's duplicate-name marks, incomplete-array flag and depth kept up to date.
-void Parser::addFastMember(const QType& t, Ident* name, const Loc& at, int32_t width,
-                           BodyState& body) {
-  const Type* c = stripTypedefs(t.t);
-  bool plain = width < 0 && !t.has_as;
-  switch (c->kind) {
-  case TypeKind::Int:
-  case TypeKind::Float:
-  case TypeKind::Pointer:
-  case TypeKind::Vector:
-  case TypeKind::Complex:
-    break;
-  case TypeKind::Array:
-    if (static_cast<const ArrayType*>(c)->incomplete) body.clean = false;
-    break;
-  case TypeKind::Record:
-    plain = plain && static_cast<const RecordType*>(c)->decl->complete;
-    break;
-  case TypeKind::Enum:
-    plain = plain && static_cast<const EnumType*>(c)->decl->complete;
-    break;
-  default:
-    plain = false;
-  }
-  if (name->mark == body.stamp) body.clean = false;
-  name->mark = body.stamp;
-  body.depth = std::max(body.depth, depthOf(t.t));
-  if (!plain) return addMember(t, name, at, width, nullptr, nullptr);
-  FieldDecl& f = pushMember(at, name); // every field written: the slot may hold an old member
-  f.name = intern(name);
-  f.type = t.t;
-  f.bit_width = -1;
-  f.aligned = 0;
-  f.packed = false;
-  f.loc = srcLoc(at);
-}
-
 // bit-field or member; `width` -1 if not a bit-field), errors reported at `at`. `ds` and `dattrs`
 // (the specifiers and the declarator's attributes) may be null: none.
 void Parser::addMember(const QType& t, Ident* name, const Loc& at, int32_t width,
