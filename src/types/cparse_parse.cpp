@@ -977,6 +977,14 @@ private:
     e.result = ctx_.pointerTo(pointee, as);
     return e.result;
   }
+  // Complete array types made by applyArray() (element, count): one made once passes its checks
+  // again (a complete element stays complete; the size is the same).
+  struct ArrCacheEntry {
+    const Type* element = nullptr;
+    uint64_t count = 0;
+    const Type* result = nullptr;
+  };
+  std::vector<ArrCacheEntry> arr_cache_ = std::vector<ArrCacheEntry>(1024);
   unsigned nesting_ = 0;
   unsigned record_nesting_ = 0;
   const Type* size_type_ = nullptr;
@@ -3347,6 +3355,17 @@ void Parser::applyPointer(QType& t, const Chunk& c) {
 
 // One array declarator chunk applied to `t` (`name`: the declarator's, for messages).
 void Parser::applyArray(QType& t, const Chunk& c, const Ident* name, DeclContext dc) {
+  ArrCacheEntry* cached = nullptr;
+  if (!c.incomplete && !c.vla) {
+    size_t h = ((reinterpret_cast<uintptr_t>(t.t) >> 4) ^ (c.count * 0x9E3779B97F4A7C15ull >> 50)) &
+               (arr_cache_.size() - 1);
+    cached = &arr_cache_[h];
+    if (cached->element == t.t && cached->count == c.count && cached->result) {
+      t.t = cached->result;
+      if (c.quals && dc == DeclContext::Param) t.t = ctx_.qualified(t.t, c.quals);
+      return;
+    }
+  }
   auto who = [&]() {
     return name ? "'" + std::string(name->name) + "'" : std::string("type name");
   };
@@ -3371,7 +3390,9 @@ void Parser::applyArray(QType& t, const Chunk& c, const Ident* name, DeclContext
       if (total >= ((unsigned __int128)1 << max_bits))
         fail(c.size_loc, "array is too large (" + std::to_string(c.count) + " elements)");
     }
-    t.t = ctx_.arrayOf(t.t, c.count);
+    const Type* element = t.t;
+    t.t = ctx_.arrayOf(element, c.count);
+    if (cached) *cached = {element, c.count, t.t};
   }
   setDepth(t.t, depth);
   if (c.quals && dc == DeclContext::Param) {
