@@ -150,6 +150,9 @@ struct RecordDecl {
 
 struct RecordType : Type {
   RecordDecl* decl = nullptr;
+  /// TypeContext::pointerTo(this) in address space 0, once made (kept here rather than in the
+  /// interning table: headers point to many records, each a few times).
+  mutable const PointerType* pointer = nullptr;
   RecordType() : Type(TypeKind::Record) {}
 };
 

@@ -185,6 +185,16 @@ const FloatType* TypeContext::floatType(FloatKind k) {
 }
 
 const PointerType* TypeContext::pointerTo(const Type* pointee, uint32_t as) {
+  if (as == 0 && pointee->kind == TypeKind::Record && pointee->quals == 0) {
+    auto* r = static_cast<const RecordType*>(pointee);
+    if (!r->pointer) {
+      PointerType* t = make<PointerType>();
+      t->unqualified = t;
+      t->pointee = pointee;
+      r->pointer = t;
+    }
+    return r->pointer;
+  }
   auto key = std::make_pair(tag(kTagPtr, as), ptrKey(pointee));
   const Type* it = interned_.find(key.first, key.second);
   if (it) return static_cast<const PointerType*>(it);
