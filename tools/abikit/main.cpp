@@ -2,6 +2,7 @@
 #include "abikit/diag.h"
 #include "cli.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -80,6 +81,49 @@ std::string readInput(const std::string& path, size_t padding) {
   if (f != stdin) std::fclose(f);
   if (failed) throw Error(ErrorKind::Input, "cannot read '" + displayName(path) + "'");
   return text;
+}
+
+PaddedInput readPaddedInput(const std::string& path, size_t padding) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) throw Error(ErrorKind::Input, "cannot open '" + path + "': " + std::strerror(errno));
+  // A regular file is read with one call into an allocation of its size plus the padding; what
+  // follows (a file that grew, standard input) is read into a buffer that doubles.
+  size_t cap = size_t(1) << 16;
+  if (f != stdin && std::fseek(f, 0, SEEK_END) == 0) {
+    long size = std::ftell(f);
+    std::rewind(f);
+    if (size > 0) cap = size_t(size);
+  }
+  PaddedInput in;
+  size_t len = 0;
+  bool failed = false;
+  try {
+    in.bytes.reset(new char[cap + padding]); // not cleared: the text is read into it
+    for (;;) {
+      len += std::fread(in.bytes.get() + len, 1, cap - len, f);
+      if (len < cap || std::ferror(f)) break;
+      // Full: read on only if there is more (a regular file of the size it had is not copied).
+      char more[1 << 12];
+      size_t n = std::fread(more, 1, sizeof more, f);
+      if (n == 0) break;
+      size_t grown = std::max(cap * 2, len + n);
+      std::unique_ptr<char[]> bigger(new char[grown + padding]);
+      std::memcpy(bigger.get(), in.bytes.get(), len);
+      std::memcpy(bigger.get() + len, more, n);
+      in.bytes = std::move(bigger);
+      len += n;
+      cap = grown;
+    }
+    failed = std::ferror(f);
+  } catch (...) {
+    if (f != stdin) std::fclose(f);
+    throw;
+  }
+  if (f != stdin) std::fclose(f);
+  if (failed) throw Error(ErrorKind::Input, "cannot read '" + displayName(path) + "'");
+  std::memset(in.bytes.get() + len, 0, padding);
+  in.size = len;
+  return in;
 }
 
 } // namespace abikit::cli
