@@ -159,16 +159,29 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
   Action action;
-  addTargetsCommand(app, action);
-  addDescribeCommand(app, action);
-  addCallCommand(app, action);
-  addPtxCommand(app, action);
-  addKernargCommand(app, action);
-  addLayoutCommand(app, action);
-  addElfCommand(app, action);
-  addLinkCheckCommand(app, action);
-
+  // Building the option tree of a command costs as much as parsing a small header, and a run
+  // uses one command: when the first argument names a command and no other argument is the name
+  // of one, only that command is registered (CLI11 parses and reports such a command line the
+  // same way with or without the others). Anything else registers them all.
+  struct Command {
+    const char* name;
+    void (*add)(CLI::App&, Action&);
+  };
+  static const Command kCommands[] = {
+      {"targets", addTargetsCommand}, {"describe", addDescribeCommand},
+      {"call", addCallCommand},       {"ptx", addPtxCommand},
+      {"kernarg", addKernargCommand}, {"layout", addLayoutCommand},
+      {"elf", addElfCommand},         {"link-check", addLinkCheckCommand}};
   std::vector<std::string> args = normaliseArgs(argc, argv);
+  const Command* only = nullptr;
+  for (const Command& c : kCommands)
+    if (!args.empty() && args[0] == c.name) only = &c;
+  for (size_t i = 1; only && i < args.size(); ++i)
+    for (const Command& c : kCommands)
+      if (args[i] == c.name) only = nullptr;
+  for (const Command& c : kCommands)
+    if (!only || &c == only) c.add(app, action);
+
   std::reverse(args.begin(), args.end());
   try {
     app.parse(args);
