@@ -55,4 +55,11 @@ TranslationUnit parseOwnedSource(TypeContext& ctx, const LayoutEngine& layout,
                                  std::string_view name, std::string&& text,
                                  const ParseOptions& options);
 
+/// parseSource() on text followed in memory by kSourcePadding NUL bytes (text.data()[text.size()]
+/// up to text.data()[text.size() + kSourcePadding - 1]): the front-end lexes it where it is, with
+/// no copy. The bytes must stay valid and unchanged during the call only.
+TranslationUnit parsePaddedSource(TypeContext& ctx, const LayoutEngine& layout,
+                                  std::string_view name, std::string_view text,
+                                  const ParseOptions& options);
+
 } // namespace abikit

@@ -39,6 +39,13 @@ TranslationUnit parseOwnedSource(TypeContext& ctx, const LayoutEngine& layout,
   return detail::runParser(ctx, layout, name, std::move(text), options);
 }
 
+TranslationUnit parsePaddedSource(TypeContext& ctx, const LayoutEngine& layout,
+                                  std::string_view name, std::string_view text,
+                                  const ParseOptions& options) {
+  static_assert(kSourcePadding >= detail::kLexPadding);
+  return detail::runParserBorrowed(ctx, layout, name, text, options);
+}
+
 TranslationUnit parseFile(TypeContext& ctx, const LayoutEngine& layout, const std::string& path,
                           const ParseOptions& options) {
   std::string text;

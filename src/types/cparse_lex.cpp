@@ -2,6 +2,7 @@
 // interned once, line splices and comments handled in place.
 #include "cparse_lex.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -10,6 +11,23 @@ namespace abikit::detail {
 // ----- identifier table -----------------------------------------------------------------------
 
 IdentTable::IdentTable() : slots_(4096) {}
+
+void IdentTable::reserveForText(size_t bytes) {
+  // One slot per 64 bytes (a power of two, capped at 2^24): one new identifier per 128 bytes
+  // fits with the table at most half full (the benchmark header has one per 130 bytes).
+  size_t want = std::min<size_t>(bytes / 64, size_t(1) << 24);
+  size_t n = slots_.size();
+  while (n < want) n *= 2;
+  if (n != slots_.size() && count_ == 0) slots_.assign(n, Slot{});
+}
+
+Ident& IdentTable::newIdent() {
+  if (ident_left_ == 0) {
+    ident_blocks_.emplace_back(new Ident[kIdentBlock]);
+    ident_left_ = kIdentBlock;
+  }
+  return ident_blocks_.back()[kIdentBlock - ident_left_--];
+}
 
 Ident* IdentTable::lookupSlow(const char* s, size_t n, uint32_t hash, uint64_t w0) {
   size_t mask = slots_.size() - 1;
@@ -23,7 +41,7 @@ Ident* IdentTable::lookupSlow(const char* s, size_t n, uint32_t hash, uint64_t w
         (n <= 8 || std::memcmp(id->name.data() + 8, s + 8, n - 8) == 0))
       return id;
   }
-  Ident& id = idents_.emplace_back();
+  Ident& id = newIdent();
   id.name = std::string_view(s, n);
   id.hash = hash;
   id.prefix = w0;

@@ -125,6 +125,10 @@ inline constexpr size_t kLexPadding = 8;
 class IdentTable {
 public:
   IdentTable();
+  /// Sizes the table for a text of `bytes` bytes (a typical header has about one new
+  /// identifier per 100 to 150 bytes), so that it does not grow and rehash while it is read.
+  /// Does nothing after the first insertion.
+  void reserveForText(size_t bytes);
   /// The identifier `name` (the bytes must stay valid as long as the table).
   Ident* get(std::string_view name) {
     uint64_t w0 = prefixOf(name.data(), name.size());
@@ -187,9 +191,13 @@ private:
   };
   Ident* lookupSlow(const char* s, size_t n, uint32_t hash, uint64_t w0);
   void grow();
+  Ident& newIdent();
   std::vector<Slot> slots_;
   size_t count_ = 0;
-  std::deque<Ident> idents_;
+  // Identifiers in blocks that never move (a deque would allocate a block per 6 of them).
+  static constexpr size_t kIdentBlock = 512;
+  std::vector<std::unique_ptr<Ident[]>> ident_blocks_;
+  size_t ident_left_ = 0;
   std::deque<std::string> names_;
 };
 

@@ -5374,9 +5374,14 @@ TranslationUnit Parser::run() {
   return std::move(tu_);
 }
 
-TranslationUnit runParser(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
-                          std::string text, const ParseOptions& options) {
+namespace {
+
+// The main file is entered by `enter(pp)`: an owned string or a borrowed padded text.
+template <class Enter>
+TranslationUnit parseWith(TypeContext& ctx, const LayoutEngine& layout, const ParseOptions& options,
+                          size_t bytes, Enter enter) {
   IdentTable idents;
+  idents.reserveForText(bytes);
   StringArena arena;
   PpQueries q;
   q.has_attribute = [](std::string_view scope, std::string_view n, bool c2x) {
@@ -5384,7 +5389,7 @@ TranslationUnit runParser(TypeContext& ctx, const LayoutEngine& layout, std::str
   };
   Preprocessor pp(ctx, options, idents, arena, std::move(q));
   try {
-    pp.enterMainFile(std::string(name), std::move(text));
+    enter(pp);
     Parser parser(ctx, layout, pp, idents);
     parser.fast_paths = options.fast_paths;
     return parser.run();
@@ -5393,6 +5398,21 @@ TranslationUnit runParser(TypeContext& ctx, const LayoutEngine& layout, std::str
                           std::string(ctx.fileName(e.loc.file)), e.loc.line, e.loc.col,
                           pp.sourceLine(e.loc));
   }
+}
+
+} // namespace
+
+TranslationUnit runParser(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
+                          std::string text, const ParseOptions& options) {
+  return parseWith(ctx, layout, options, text.size(),
+                   [&](Preprocessor& pp) { pp.enterMainFile(std::string(name), std::move(text)); });
+}
+
+TranslationUnit runParserBorrowed(TypeContext& ctx, const LayoutEngine& layout,
+                                  std::string_view name, std::string_view padded,
+                                  const ParseOptions& options) {
+  return parseWith(ctx, layout, options, padded.size(),
+                   [&](Preprocessor& pp) { pp.enterMainFileBorrowed(std::string(name), padded); });
 }
 
 } // namespace abikit::detail

@@ -127,5 +127,9 @@ int hasAttribute(std::string_view scope, std::string_view name, bool c2x);
 
 TranslationUnit runParser(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
                           std::string text, const ParseOptions& options);
+/// The same on text followed by kLexPadding NULs that stays valid during the call (not copied).
+TranslationUnit runParserBorrowed(TypeContext& ctx, const LayoutEngine& layout,
+                                  std::string_view name, std::string_view padded,
+                                  const ParseOptions& options);
 
 } // namespace abikit::detail

@@ -103,13 +103,23 @@ uint32_t Preprocessor::wcharBits() const {
   return ctx_.data().of(ctx_.data().wchar_type).size * 8u;
 }
 
-int Preprocessor::addBuffer(std::string path, std::string text, bool builtin) {
+int Preprocessor::addBorrowedBuffer(std::string path, std::string_view padded, bool builtin) {
   auto b = std::make_unique<SourceBuffer>();
   b->file_id = ctx_.addFile(path);
   size_t slash = path.rfind('/');
   b->dir = slash == std::string::npos ? std::string() : path.substr(0, slash);
   if (slash == 0) b->dir = "/";
   b->path = std::move(path);
+  b->size = padded.size();
+  b->data = padded.data();
+  b->builtin = builtin;
+  buffers_.push_back(std::move(b));
+  return int(buffers_.size() - 1);
+}
+
+int Preprocessor::addBuffer(std::string path, std::string text, bool builtin) {
+  int index = addBorrowedBuffer(std::move(path), {}, builtin);
+  SourceBuffer* b = buffers_[size_t(index)].get();
   b->size = text.size();
   if (text.capacity() >= text.size() + kLexPadding) {
     b->text = std::move(text); // the padding fits: no copy
@@ -119,9 +129,8 @@ int Preprocessor::addBuffer(std::string path, std::string text, bool builtin) {
     b->text.append(text);
   }
   b->text.append(kLexPadding, '\0');
-  b->builtin = builtin;
-  buffers_.push_back(std::move(b));
-  return int(buffers_.size() - 1);
+  b->data = b->text.data();
+  return index;
 }
 
 void Preprocessor::enterBuffer(int buf) {
@@ -163,7 +172,15 @@ void Preprocessor::setupPredefines(std::string& out) {
 
 void Preprocessor::enterMainFile(std::string path, std::string text) {
   main_path_ = path;
-  int main_buf = addBuffer(std::move(path), std::move(text), false);
+  enterMain(addBuffer(std::move(path), std::move(text), false));
+}
+
+void Preprocessor::enterMainFileBorrowed(std::string path, std::string_view padded) {
+  main_path_ = path;
+  enterMain(addBorrowedBuffer(std::move(path), padded, false));
+}
+
+void Preprocessor::enterMain(int main_buf) {
   std::string pre;
   setupPredefines(pre);
   int pre_buf = addBuffer("<built-in>", std::move(pre), true);
@@ -178,7 +195,7 @@ void Preprocessor::enterMainFile(std::string path, std::string text) {
 
 std::string Preprocessor::sourceLine(const Loc& loc) const {
   if (loc.buf >= buffers_.size()) return {};
-  std::string_view text(buffers_[loc.buf]->text.data(), buffers_[loc.buf]->size);
+  std::string_view text(buffers_[loc.buf]->data, buffers_[loc.buf]->size);
   size_t off = std::min<size_t>(loc.offset, text.size());
   size_t begin = off;
   while (begin > 0 && text[begin - 1] != '\n') --begin;

@@ -64,10 +64,11 @@ struct Macro {
 
 /// One text the preprocessor has read (a file, a built-in header, the predefines).
 struct SourceBuffer {
-  std::string path; // as shown in diagnostics
-  std::string dir;  // directory for #include "..." ("" = current directory)
-  std::string text; // the contents followed by kLexPadding NULs
-  size_t size = 0;  // of the contents
+  std::string path;           // as shown in diagnostics
+  std::string dir;            // directory for #include "..." ("" = current directory)
+  std::string text;           // the contents followed by kLexPadding NULs (unless borrowed)
+  const char* data = nullptr; // the contents: text.data(), or a caller's padded bytes
+  size_t size = 0;            // of the contents
   uint32_t file_id = 0;
   bool builtin = false;   // built-in header or predefines: its declarations are built-in
   bool once = false;      // #pragma once
@@ -91,6 +92,9 @@ public:
 
   /// Sets up the predefines and the main file. `path` names it in diagnostics.
   void enterMainFile(std::string path, std::string text);
+  /// The same for a main file the caller holds, followed by kLexPadding NULs, for as long as
+  /// this preprocessor lives (not copied).
+  void enterMainFileBorrowed(std::string path, std::string_view padded);
   /// The next fully expanded token (Tok::Eof at the end of the main file).
   inline void next(Token& t);
 
@@ -192,6 +196,8 @@ private:
   int builtinHeader(std::string_view name);
   void enterBuffer(int buf);
   int addBuffer(std::string path, std::string text, bool builtin);
+  int addBorrowedBuffer(std::string path, std::string_view padded, bool builtin);
+  void enterMain(int main_buf);
   FileState& file() { return *files_.back(); }
 
   Macro* defineBuiltin(const char* name, uint8_t kind);
@@ -243,8 +249,8 @@ struct Preprocessor::FileState {
   enum Guard : uint8_t { kStart, kInGuard, kAfterEndif, kInvalid };
   FileState(const SourceBuffer& b, int index, IdentTable& idents, StringArena& arena,
             size_t cond_base)
-      : lexer(b.text.data(), b.text.data() + b.size, uint32_t(index), b.file_id, idents, arena),
-        buf(index), cond_base(cond_base) {}
+      : lexer(b.data, b.data + b.size, uint32_t(index), b.file_id, idents, arena), buf(index),
+        cond_base(cond_base) {}
   Lexer lexer;
   int buf;
   size_t cond_base;

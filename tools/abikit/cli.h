@@ -6,7 +6,9 @@
 #include "abikit/target.h"
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace abikit::cli {
@@ -33,6 +35,15 @@ struct InputFlags {
 /// The whole text of an input file ("-" = standard input). Throws abikit::Error. A regular
 /// file is read into one allocation with `padding` bytes of spare capacity after the text.
 std::string readInput(const std::string& path, size_t padding = 0);
+/// An input's text followed by padding NUL bytes (see readPaddedInput()).
+struct PaddedInput {
+  std::unique_ptr<char[]> bytes;
+  size_t size = 0; // of the text, without the padding
+  std::string_view text() const { return {bytes.get(), size}; }
+};
+/// readInput() into one allocation that is not cleared before the text is read into it, followed
+/// by `padding` NUL bytes. Same errors as readInput().
+PaddedInput readPaddedInput(const std::string& path, size_t padding);
 /// The size of a regular input file in bytes (0 for standard input or if unknown).
 size_t inputSize(const std::string& path);
 /// Prepares the process heap for about `bytes` of allocations that live until exit (Linux/glibc,

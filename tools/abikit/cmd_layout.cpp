@@ -68,13 +68,18 @@ void addLayoutCommand(CLI::App& app, Action& action) {
       kept = new Session(flags.resolve(), languageForPath(input.file));
       TypeContext& ctx = kept->ctx;
       const LayoutEngine& engine = kept->engine;
-      // The text is handed to the front-end, which lexes it in place, unless the assertions
-      // still need it.
-      std::string text = readInput(input.file, asserts ? 0 : kSourcePadding);
-      TranslationUnit tu =
-          asserts ? parseSource(ctx, engine, displayName(input.file), text, input.parseOptions())
-                  : parseOwnedSource(ctx, engine, displayName(input.file), std::move(text),
-                                     input.parseOptions());
+      // The front-end lexes the text where it was read, unless the assertions still need it
+      // as a string.
+      std::string text;
+      TranslationUnit tu;
+      if (asserts) {
+        text = readInput(input.file);
+        tu = parseSource(ctx, engine, displayName(input.file), text, input.parseOptions());
+      } else {
+        PaddedInput in = readPaddedInput(input.file, kSourcePadding);
+        tu = parsePaddedSource(ctx, engine, displayName(input.file), in.text(),
+                               input.parseOptions());
+      }
       std::vector<const RecordDecl*> records;
       if (names.empty()) {
         records = tu.records;

@@ -2,6 +2,7 @@
 #include "abikit/diag.h"
 #include "cli.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -82,6 +83,49 @@ std::string readInput(const std::string& path, size_t padding) {
   return text;
 }
 
+PaddedInput readPaddedInput(const std::string& path, size_t padding) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) throw Error(ErrorKind::Input, "cannot open '" + path + "': " + std::strerror(errno));
+  // A regular file is read with one call into an allocation of its size plus the padding; what
+  // follows (a file that grew, standard input) is read into a buffer that doubles.
+  size_t cap = size_t(1) << 16;
+  if (f != stdin && std::fseek(f, 0, SEEK_END) == 0) {
+    long size = std::ftell(f);
+    std::rewind(f);
+    if (size > 0) cap = size_t(size);
+  }
+  PaddedInput in;
+  size_t len = 0;
+  bool failed = false;
+  try {
+    in.bytes.reset(new char[cap + padding]); // not cleared: the text is read into it
+    for (;;) {
+      len += std::fread(in.bytes.get() + len, 1, cap - len, f);
+      if (len < cap || std::ferror(f)) break;
+      // Full: read on only if there is more (a regular file of the size it had is not copied).
+      char more[1 << 12];
+      size_t n = std::fread(more, 1, sizeof more, f);
+      if (n == 0) break;
+      size_t grown = std::max(cap * 2, len + n);
+      std::unique_ptr<char[]> bigger(new char[grown + padding]);
+      std::memcpy(bigger.get(), in.bytes.get(), len);
+      std::memcpy(bigger.get() + len, more, n);
+      in.bytes = std::move(bigger);
+      len += n;
+      cap = grown;
+    }
+    failed = std::ferror(f);
+  } catch (...) {
+    if (f != stdin) std::fclose(f);
+    throw;
+  }
+  if (f != stdin) std::fclose(f);
+  if (failed) throw Error(ErrorKind::Input, "cannot read '" + displayName(path) + "'");
+  std::memset(in.bytes.get() + len, 0, padding);
+  in.size = len;
+  return in;
+}
+
 } // namespace abikit::cli
 
 namespace {
@@ -115,16 +159,29 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
   Action action;
-  addTargetsCommand(app, action);
-  addDescribeCommand(app, action);
-  addCallCommand(app, action);
-  addPtxCommand(app, action);
-  addKernargCommand(app, action);
-  addLayoutCommand(app, action);
-  addElfCommand(app, action);
-  addLinkCheckCommand(app, action);
-
+  // Building the option tree of a command costs as much as parsing a small header, and a run
+  // uses one command: when the first argument names a command and no other argument is the name
+  // of one, only that command is registered (CLI11 parses and reports such a command line the
+  // same way with or without the others). Anything else registers them all.
+  struct Command {
+    const char* name;
+    void (*add)(CLI::App&, Action&);
+  };
+  static const Command kCommands[] = {
+      {"targets", addTargetsCommand}, {"describe", addDescribeCommand},
+      {"call", addCallCommand},       {"ptx", addPtxCommand},
+      {"kernarg", addKernargCommand}, {"layout", addLayoutCommand},
+      {"elf", addElfCommand},         {"link-check", addLinkCheckCommand}};
   std::vector<std::string> args = normaliseArgs(argc, argv);
+  const Command* only = nullptr;
+  for (const Command& c : kCommands)
+    if (!args.empty() && args[0] == c.name) only = &c;
+  for (size_t i = 1; only && i < args.size(); ++i)
+    for (const Command& c : kCommands)
+      if (args[i] == c.name) only = nullptr;
+  for (const Command& c : kCommands)
+    if (!only || &c == only) c.add(app, action);
+
   std::reverse(args.begin(), args.end());
   try {
     app.parse(args);
