@@ -9,7 +9,7 @@ namespace {
 class Gen {
 public:
   Gen(uint64_t seed, const std::string& prefix, const Target& target, const PtxGenOptions& o)
-      : rng_(seed), prefix_(prefix), target_(target), o_(o), d_(dataModelFor(target, Language::C)) {
+      : rng_(seed), prefix_(prefix), o_(o), d_(dataModelFor(target, Language::C)) {
     c_.types = generateCase(seed ^ 0x5bd1e995u, prefix, target,
                             o.nvcc ? OracleKind::Gcc : OracleKind::Clang);
     for (size_t r = 0; r < c_.types.records.size(); ++r)
@@ -187,7 +187,6 @@ private:
 
   std::mt19937_64 rng_;
   std::string prefix_;
-  const Target& target_;
   PtxGenOptions o_;
   DataModel d_;
   PtxCase c_;
