@@ -738,10 +738,30 @@ std::string_view Lexer::restOfLine() {
   return {start, size_t(p - start)};
 }
 
+namespace {
+// The bytes skipToNextDirectiveLine() looks at; any other byte only ends the line's start.
+struct SkipTable {
+  bool special[256] = {};
+  constexpr SkipTable() {
+    for (unsigned char c : {'\0', '\n', '\\', '/', '"', '\'', '#', '%'}) special[c] = true;
+    for (int i = 0; i < 256; ++i)
+      if (lexchars::kChars.c[i] & lexchars::kSpace) special[i] = true;
+  }
+};
+inline constexpr SkipTable kSkip;
+} // namespace
+
 bool Lexer::skipToNextDirectiveLine() {
   const char* p = cur_;
   bool at_start = false;
   while (p < end_) {
+    if (!kSkip.special[static_cast<unsigned char>(*p)]) {
+      // A run of ordinary bytes (the padding NUL after end_ stops it).
+      do ++p;
+      while (!kSkip.special[static_cast<unsigned char>(*p)]);
+      at_start = false;
+      continue;
+    }
     char c = *p;
     if (c == '\n') {
       ++p;

@@ -433,7 +433,7 @@ inline void Lexer::lex(Token& t) {
 /// The identifier at `p` in a padded buffer, as Lexer::lex() reads it, with `p` moved past it;
 /// nullptr (p somewhere after its start) when there is none there or the lexer's slow path
 /// would read it (a line splice in it, or a literal prefix such as L"...").
-inline Ident* scanIdentifier(const char*& p, IdentTable& ids) {
+[[gnu::always_inline]] inline Ident* scanIdentifier(const char*& p, IdentTable& ids) {
   using namespace lexchars;
   const char* start = p;
   if (!(kChars.c[static_cast<unsigned char>(*p)] & kIdStart)) return nullptr;

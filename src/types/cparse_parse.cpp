@@ -740,6 +740,10 @@ private:
   void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
   void parseRecordBody(RecordDecl* rd, const Loc& open);
   bool fastTagHead(Ident*& name, Loc& name_loc);
+  bool fastTagKeyword();
+  bool fastTypedefTag();
+  Ident* id_struct_ = nullptr; // the keywords fastTagKeyword() and fastTypedefTag() read
+  Ident* id_union_ = nullptr;
   void parseEnumBody(EnumDecl* ed, const Loc& open);
   void finishEnum(EnumDecl* ed, const Loc& loc);
   void parseTypeof(DeclSpec& ds, bool unqual);
@@ -1001,6 +1005,8 @@ Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, I
                                                                        : kLangC;
   for (const KwEntry& k : kKeywords)
     if (k.langs & mask) ids_.get(k.spelling)->keyword = uint16_t(k.kw);
+  id_struct_ = ids_.get("struct");
+  id_union_ = ids_.get("union");
   // Address-space qualifiers from the target.
   for (const AddressSpaceInfo& a : ctx.target().address_spaces) {
     if (a.c_spelling.empty()) continue;
@@ -2045,11 +2051,11 @@ std::string unterminatedRecord(const RecordDecl* rd) {
 } // namespace
 
 void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
-  const Token kwtok = tok_;
+  const Loc kw_loc = tok_.loc;
   Kw kw = Kw(tok_.ident->keyword);
   AttrList attrs;
   Ident* name = nullptr;
-  Loc name_loc = kwtok.loc;
+  Loc name_loc = kw_loc;
   if (!(fast_paths && kw != kKwEnum && fastTagHead(name, name_loc))) {
     consume();
     parseAttributes(attrs);
@@ -2062,7 +2068,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   }
   ds.tag_decl = true;
   ds.base = DeclSpec::Named;
-  ds.type_loc = kwtok.loc;
+  ds.type_loc = kw_loc;
   ds.any_type = ds.any = true;
 
   // enum E : T (C23 / clang extension). In a member, `enum E : 3` is a bit-field instead.
@@ -2081,7 +2087,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
 
   bool body = tok_.kind == Tok::LBrace;
   if (!name && !body) {
-    if (fixed) fail(kwtok.loc, "declaration of anonymous enum must be a definition");
+    if (fixed) fail(kw_loc, "declaration of anonymous enum must be a definition");
     failUnexpected((std::string("an identifier or '{' after '") + tagKindName(kw) + "'").c_str());
   }
   TagSym::Kind want = kw == kKwStruct  ? TagSym::Struct
@@ -2131,7 +2137,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
         fail(a.loc, "'" + std::string(a.name) + "' attribute cannot be applied to an enum");
     }
     if (body) {
-      parseEnumBody(ed, kwtok.loc);
+      parseEnumBody(ed, kw_loc);
       AttrList after;
       parseAttributes(after);
       for (const Attr& a : after) {
@@ -2140,7 +2146,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
         else if (a.kind != AttrKind::Ignored)
           fail(a.loc, "'" + std::string(a.name) + "' attribute cannot be applied to an enum");
       }
-      finishEnum(ed, kwtok.loc);
+      finishEnum(ed, kw_loc);
       ds.tag_defined = true;
     } else if (!ed->complete && !fixed && !forward && dc != DeclContext::Param &&
                dc != DeclContext::TypeName) {
@@ -2193,11 +2199,11 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   if (body) {
     rd->max_field_align = pp_.packAlignment();
     size_t base = member_n_;
-    parseRecordBody(rd, kwtok.loc);
+    parseRecordBody(rd, kw_loc);
     AttrList after;
     parseAttributes(after);
     applyRecordAttrs(after, true);
-    checkRecord(rd, kwtok.loc, base);
+    checkRecord(rd, kw_loc, base);
     member_n_ = base;
     ds.tag_defined = true;
   }
@@ -2242,6 +2248,125 @@ bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
   tok_.ident = nullptr;
   tok_.loc = lx->locAt(brace);
   lx->skipTo(brace + 1);
+  return true;
+}
+
+// The token after the ';' that ends a declaration (tok_) when it is `struct` or `union` at the
+// start of a later line and followed by a blank (the next record definition): moves to it
+// straight from the bytes of the file, as consume() would have (same token, flags and location;
+// the keyword names no macro). Anything else (a directive, a comment, a splice, text on the same
+// line or before the keyword) is left to consume(): returns false with nothing changed.
+bool Parser::fastTagKeyword() {
+  using namespace lexchars;
+  if (nla_) return false;
+  Lexer* lx = pp_.directLexer();
+  if (!lx) return false;
+  auto cls = [](const char* q) { return kChars.c[static_cast<unsigned char>(*q)]; };
+  const char* p = lx->cur();
+  uint32_t newlines = 0;
+  const char* line_start = nullptr;
+  for (;;) {
+    while (cls(p) & kSpace) ++p;
+    if (*p != '\n') break;
+    ++p;
+    ++newlines;
+    line_start = p;
+  }
+  if (!newlines || p != line_start) return false;
+  Ident* id;
+  uint32_t n;
+  if (std::memcmp(p, "struct", 6) == 0) {
+    id = id_struct_;
+    n = 6;
+  } else if (std::memcmp(p, "union", 5) == 0) {
+    id = id_union_;
+    n = 5;
+  } else {
+    return false;
+  }
+  if (!(cls(p + n) & kSpace) || id->macro) return false;
+  prev_.loc = tok_.loc;
+  prev_.len = tok_.len;
+  prev_.kind = tok_.kind;
+  lx->skipTo(p + n, newlines, line_start);
+  tok_.kind = Tok::Ident;
+  tok_.ptr = p;
+  tok_.len = n;
+  tok_.flags = kTokAtLineStart;
+  tok_.ident = id;
+  tok_.loc = lx->locAt(p);
+  return true;
+}
+
+// A whole `typedef struct TAG NAME;` (or `union`; tok_ being `typedef`) with only blanks
+// between the tokens, TAG declared as a tag of that kind and NAME a plain identifier (no keyword,
+// no macro): reads the rest of the line straight from the bytes of the file and declares NAME
+// with the DeclSpec and Declarator that parseDeclSpec() and parseDeclarator() make of those
+// tokens, tok_ being the ';' and prev_ NAME as they would be, then moves past the ';'. Anything
+// else (a comment, a newline, a splice, a macro, an attribute, a pointer, a tag not declared or
+// of another kind, no ';') is left to the general code: returns false with nothing changed.
+bool Parser::fastTypedefTag() {
+  using namespace lexchars;
+  if (nla_) return false;
+  Lexer* lx = pp_.directLexer();
+  if (!lx) return false;
+  auto cls = [](const char* q) { return kChars.c[static_cast<unsigned char>(*q)]; };
+  const char* p = lx->cur();
+  auto blanks = [&]() {
+    if (!(cls(p) & kSpace)) return false;
+    do ++p;
+    while (cls(p) & kSpace);
+    return true;
+  };
+  if (!blanks()) return false;
+  const char* kw_at = p;
+  Ident* kw = scanIdentifier(p, ids_);
+  if (!kw || (kw != id_struct_ && kw != id_union_) || kw->macro || !blanks()) return false;
+  Ident* tag = scanIdentifier(p, ids_);
+  if (!tag || tag->keyword != kKwNone || tag->macro || !blanks()) return false;
+  const char* name_at = p;
+  Ident* name = scanIdentifier(p, ids_);
+  if (!name || name->keyword != kKwNone || name->macro) return false;
+  const size_t name_len = size_t(p - name_at);
+  uint8_t semi_flags = 0;
+  if (blanks()) semi_flags = kTokLeadingSpace;
+  if (*p != ';') return false;
+  TagSym* prev = lookupTag(tag);
+  if (!prev || prev->kind != (kw == id_struct_ ? TagSym::Struct : TagSym::Union)) return false;
+
+  // parseDeclSpec(): `typedef`, then parseTagSpecifier() for a declared tag without a body.
+  DeclSpec ds;
+  ds.loc = tok_.loc;
+  ds.storage = kKwTypedef;
+  ds.storage_loc = tok_.loc;
+  ds.any = true;
+  ds.tag_decl = true;
+  ds.base = DeclSpec::Named;
+  ds.type_loc = lx->locAt(kw_at);
+  ds.any_type = true;
+  ds.tag_forward = true;
+  ds.record = prev->rd;
+  ds.named = QType{prev->type};
+  // parseDeclarator(): the name; tok_ is then the ';'.
+  Declarator d;
+  d.name = name;
+  d.name_loc = lx->locAt(name_at);
+  d.loc = d.name_loc;
+  prev_.loc = d.name_loc;
+  prev_.len = uint32_t(name_len);
+  prev_.kind = Tok::Ident;
+  tok_.kind = Tok::Semi;
+  tok_.ptr = p;
+  tok_.len = 1;
+  tok_.flags = semi_flags;
+  tok_.ident = nullptr;
+  tok_.loc = lx->locAt(p);
+  lx->skipTo(p + 1);
+  QType base = namedAlone(ds) ? ds.named : finishDeclSpec(ds, DeclContext::File);
+  FunctionType* fn = nullptr;
+  QType t = buildType(ds, base, d, DeclContext::File, &fn);
+  declare(ds, t, d, false);
+  if (!fastTagKeyword()) consume();
   return true;
 }
 
@@ -3834,6 +3959,7 @@ void Parser::parseExternalDeclaration() {
     consume();
     return;
   }
+  if (fast_paths && isKw(kKwTypedef) && fastTypedefTag()) return;
   Loc start = tok_.loc;
   DeclSpec ds;
   parseDeclSpec(ds, DeclContext::File);
@@ -3846,10 +3972,10 @@ void Parser::parseExternalDeclaration() {
     if (tok_.kind == Tok::RBrace) fail(tok_.loc, "extraneous closing brace ('}')");
     failUnexpected("a declaration");
   }
-  QType base = finishDeclSpec(ds, DeclContext::File);
+  QType base = namedAlone(ds) ? ds.named : finishDeclSpec(ds, DeclContext::File);
   if (tok_.kind == Tok::Semi) {
     handleTagOnlyDecl(ds);
-    consume();
+    if (!(fast_paths && fastTagKeyword())) consume();
     return;
   }
   if (ds.tag_defined) {

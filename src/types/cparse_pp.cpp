@@ -877,6 +877,16 @@ void Preprocessor::lexDirectiveRaw(Token& t) {
 void Preprocessor::finishDirective() {
   FileState& f = file();
   if (f.lexer.in_directive) {
+    // The usual end, blanks and a newline: the lexer stops before the newline, as lexing the
+    // end of the directive would leave it.
+    const char* p = f.lexer.cur();
+    while (lexchars::kChars.c[static_cast<unsigned char>(*p)] & lexchars::kSpace) ++p;
+    if (*p == '\n' && p < f.lexer.end()) {
+      f.lexer.skipTo(p);
+      f.lexer.in_directive = false;
+      while (!exp_.empty()) popContext();
+      return;
+    }
     Token t;
     do {
       f.lexer.lex(t);

@@ -26,7 +26,8 @@ std::string summary(const Target& target, Language lang, const std::string& text
   try {
     TranslationUnit tu = parseSource(ctx, layout, "gen.h", text, options);
     for (const RecordDecl* rd : tu.records) {
-      out += rd->displayName(ctx) + "\n";
+      out += rd->displayName(ctx) + " " + std::to_string(rd->loc.line) + ":" +
+             std::to_string(rd->loc.col) + "\n";
       for (const FieldDecl& f : rd->fields)
         out += std::string(f.name) + " " + typeName(f.type, ctx) + " " +
                std::to_string(f.loc.line) + ":" + std::to_string(f.loc.col) + " " +
@@ -40,6 +41,9 @@ std::string summary(const Target& target, Language lang, const std::string& text
       }
       out += "\n";
     }
+    for (const TypedefDecl* td : tu.typedefs)
+      out += "typedef " + std::string(td->name) + " " + typeName(td->underlying, ctx) + " " +
+             std::to_string(td->loc.line) + ":" + std::to_string(td->loc.col) + "\n";
   } catch (const Error& e) {
     out += "error: " + e.format();
   }
@@ -117,15 +121,40 @@ const std::vector<std::string> kHeads = {
     "struct @ {", "struct @ {", "struct @ {", "union @ {", "struct @{", "struct  @\t{",
     "struct\t@ {", "struct @\n{", "struct /* c */ @ {", "struct @ /* c */ {",
     "struct __attribute__((packed)) @ {", "struct @ __attribute__((aligned(8))) {", "struct {",
-    "struct EMPTY {", "struct T {", "struct @ \\\n {", "struct @\\\n {", "union {",
+    "struct EMPTY {", "struct T {", "struct @ \\\n {", "struct @\\\n {", "union {", "struct\\\n@ {",
+    "union\t@ {", "struct\f@ {",
     // other
     "struct A {", "union A {", "struct N {", "struct FN {", "struct int {", "struct @ ;",
-    "struct @", "enum @ {", "struct 1 {", "struct @ [[gnu::packed]] {"};
-constexpr size_t kGoodHeads = 18;
+    "struct @", "enum @ {", "struct 1 {", "struct @ [[gnu::packed]] {", "structure @ {",
+    "unions @ {", "struct", "union"};
+constexpr size_t kGoodHeads = 21;
 const std::vector<std::string> kTails = {
     "};",    "};",         "};",          "} ;", "}\n;", "} __attribute__((packed));",
     "} v@;", "} *p@, q@;", "} const c@;", "}"};
 constexpr size_t kGoodTails = 9;
+// What comes between a record's tail and the next record's head (the keyword fast path reads a
+// `struct`/`union` at the start of a later line, the typedef fast path a whole
+// `typedef struct TAG NAME;`).
+const std::vector<std::string> kBetween = {
+    // accepted
+    "\n", "\n", "\n\n", "  \n", "\n \n", "\r\n", "\n ", "\n\t", " ", "", "\n/* c */", "\n/* c */\n",
+    "\\\n", "\n\\\n", "\n#define struct struct\n", "\n#define union struct\n",
+    "\n#define union struct\nstruct X@ { int x; };\nunion Y@ { int y; };\n",
+    "\n#define struct union\nstruct X@ { int x; char c; };\nstruct Y@ { int y; };\n",
+    "\n#ifdef NOPE\nint gone;\n#endif\n", "\n;\n", "\ntypedef int TD@;\n",
+    "\ntypedef struct @ T@;\n", "\ntypedef struct @ T@;\n",
+    "\ntypedef struct @ T@;\ntypedef struct @ T@;\n", "\ntypedef\tstruct  @\tT@ ;\n",
+    "\ntypedef struct A AT;\n", "\ntypedef struct Nope@ NP@;\n", "\ntypedef struct @ FN;\n",
+    "\ntypedef struct EMPTY @ E@;\n", "\ntypedef struct @ L@\n;\n", "\ntypedef struct @ *P@;\n",
+    "\ntypedef struct @ Q@, R@;\n", "\ntypedef struct @ S@ __attribute__((aligned(8)));\n",
+    "\ntypedef struct @/**/C@;\n", "\ntypedef struct @ D@\\\n;\n", "\ntypedef union W H@;\n",
+    "\ntypedef struct B J@;\n",
+    // other
+    "\ntypedef union @ U@;\n", "\ntypedef struct @ AT;\n", "\ntypedef struct @ T;\n",
+    "\ntypedef struct @ x;\nint x;\n", "\nint v@;\ntypedef struct @ v@;\n",
+    "\ntypedef struct @ N;\n", "\ntypedef struct @ int;\n", "\ntypedef struct @ F@",
+    "\ntypedef struct @ G@;struct", "\ntypedef struct W H@;\n"};
+constexpr size_t kGoodBetween = 37;
 // Whole members the record checks look into: anonymous records, flexible arrays, names that
 // may repeat an earlier member's.
 const std::vector<std::string> kSpecial = {"struct { int m1; int a; };",
@@ -177,7 +206,10 @@ std::string genHeader(std::mt19937& rng) {
       const std::string& width = pick(kWidths, plain ? kGoodWidths : 4);
       text += spec + " " + ptrs + name + suffix + width + pick(kEnds, kGoodEnds);
     }
-    text += pick(kSeps, kGoodSeps) + named(pick(kTails, kGoodTails)) + "\n";
+    // Sometimes the last record is left open: the error points at its keyword.
+    if (r == records - 1 && std::uniform_int_distribution<int>(0, 99)(rng) < 5) break;
+    text += pick(kSeps, kGoodSeps) + named(pick(kTails, kGoodTails)) +
+            named(pick(kBetween, kGoodBetween));
   }
   return text;
 }
