@@ -256,6 +256,10 @@ struct CharTable {
   }
 };
 inline constexpr CharTable kChars;
+/// The class bits of the byte at p.
+inline uint8_t classOf(const char* p) {
+  return kChars.c[static_cast<unsigned char>(*p)];
+}
 
 // Punctuators that are always one character (no longer token starts with them).
 struct SingleTable {

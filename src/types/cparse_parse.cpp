@@ -742,6 +742,24 @@ private:
   bool fastTagHead(Ident*& name, Loc& name_loc);
   bool fastTagKeyword();
   bool fastTypedefTag();
+  // The byte-level paths' shared steps: the lexer they may read from (the preprocessor's own,
+  // with no lookahead pending; null otherwise), and the previous and current tokens set as
+  // consume() would have made them from the bytes at `at`.
+  Lexer* idleDirectLexer() { return nla_ ? nullptr : pp_.directLexer(); }
+  void setPrevToken(const Loc& loc, uint32_t len, Tok kind) {
+    prev_.loc = loc;
+    prev_.len = len;
+    prev_.kind = kind;
+  }
+  void setByteToken(Tok kind, const char* at, uint32_t len, uint8_t flags, Ident* id,
+                    const Loc& loc) {
+    tok_.kind = kind;
+    tok_.ptr = at;
+    tok_.len = len;
+    tok_.flags = flags;
+    tok_.ident = id;
+    tok_.loc = loc;
+  }
   Ident* id_struct_ = nullptr; // the keywords fastTagKeyword() and fastTypedefTag() read
   Ident* id_union_ = nullptr;
   void parseEnumBody(EnumDecl* ed, const Loc& open);
@@ -2220,33 +2238,24 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
 // general code: returns false with nothing changed.
 bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
   using namespace lexchars;
-  if (nla_) return false;
-  Lexer* lx = pp_.directLexer();
+  Lexer* lx = idleDirectLexer();
   if (!lx) return false;
-  auto cls = [](const char* q) { return kChars.c[static_cast<unsigned char>(*q)]; };
   const char* p = lx->cur();
-  if (!(cls(p) & kSpace)) return false;
+  if (!(classOf(p) & kSpace)) return false;
   do ++p;
-  while (cls(p) & kSpace);
+  while (classOf(p) & kSpace);
   const char* start = p;
   Ident* id = scanIdentifier(p, ids_);
   if (!id || id->keyword != kKwNone || id->macro) return false;
   const size_t n = size_t(p - start);
   const char* brace = p;
   uint8_t brace_flags = 0;
-  while (cls(brace) & kSpace) ++brace, brace_flags = kTokLeadingSpace;
+  while (classOf(brace) & kSpace) ++brace, brace_flags = kTokLeadingSpace;
   if (*brace != '{') return false;
   name = id;
   name_loc = lx->locAt(start);
-  prev_.loc = name_loc;
-  prev_.len = uint32_t(n);
-  prev_.kind = Tok::Ident;
-  tok_.kind = Tok::LBrace;
-  tok_.ptr = brace;
-  tok_.len = 1;
-  tok_.flags = brace_flags;
-  tok_.ident = nullptr;
-  tok_.loc = lx->locAt(brace);
+  setPrevToken(name_loc, uint32_t(n), Tok::Ident);
+  setByteToken(Tok::LBrace, brace, 1, brace_flags, nullptr, lx->locAt(brace));
   lx->skipTo(brace + 1);
   return true;
 }
@@ -2258,15 +2267,13 @@ bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
 // line or before the keyword) is left to consume(): returns false with nothing changed.
 bool Parser::fastTagKeyword() {
   using namespace lexchars;
-  if (nla_) return false;
-  Lexer* lx = pp_.directLexer();
+  Lexer* lx = idleDirectLexer();
   if (!lx) return false;
-  auto cls = [](const char* q) { return kChars.c[static_cast<unsigned char>(*q)]; };
   const char* p = lx->cur();
   uint32_t newlines = 0;
   const char* line_start = nullptr;
   for (;;) {
-    while (cls(p) & kSpace) ++p;
+    while (classOf(p) & kSpace) ++p;
     if (*p != '\n') break;
     ++p;
     ++newlines;
@@ -2284,17 +2291,10 @@ bool Parser::fastTagKeyword() {
   } else {
     return false;
   }
-  if (!(cls(p + n) & kSpace) || id->macro) return false;
-  prev_.loc = tok_.loc;
-  prev_.len = tok_.len;
-  prev_.kind = tok_.kind;
+  if (!(classOf(p + n) & kSpace) || id->macro) return false;
+  setPrevToken(tok_.loc, tok_.len, tok_.kind);
   lx->skipTo(p + n, newlines, line_start);
-  tok_.kind = Tok::Ident;
-  tok_.ptr = p;
-  tok_.len = n;
-  tok_.flags = kTokAtLineStart;
-  tok_.ident = id;
-  tok_.loc = lx->locAt(p);
+  setByteToken(Tok::Ident, p, n, kTokAtLineStart, id, lx->locAt(p));
   return true;
 }
 
@@ -2307,15 +2307,13 @@ bool Parser::fastTagKeyword() {
 // of another kind, no ';') is left to the general code: returns false with nothing changed.
 bool Parser::fastTypedefTag() {
   using namespace lexchars;
-  if (nla_) return false;
-  Lexer* lx = pp_.directLexer();
+  Lexer* lx = idleDirectLexer();
   if (!lx) return false;
-  auto cls = [](const char* q) { return kChars.c[static_cast<unsigned char>(*q)]; };
   const char* p = lx->cur();
   auto blanks = [&]() {
-    if (!(cls(p) & kSpace)) return false;
+    if (!(classOf(p) & kSpace)) return false;
     do ++p;
-    while (cls(p) & kSpace);
+    while (classOf(p) & kSpace);
     return true;
   };
   if (!blanks()) return false;
@@ -2352,15 +2350,8 @@ bool Parser::fastTypedefTag() {
   d.name = name;
   d.name_loc = lx->locAt(name_at);
   d.loc = d.name_loc;
-  prev_.loc = d.name_loc;
-  prev_.len = uint32_t(name_len);
-  prev_.kind = Tok::Ident;
-  tok_.kind = Tok::Semi;
-  tok_.ptr = p;
-  tok_.len = 1;
-  tok_.flags = semi_flags;
-  tok_.ident = nullptr;
-  tok_.loc = lx->locAt(p);
+  setPrevToken(d.name_loc, uint32_t(name_len), Tok::Ident);
+  setByteToken(Tok::Semi, p, 1, semi_flags, nullptr, lx->locAt(p));
   lx->skipTo(p + 1);
   QType base = namedAlone(ds) ? ds.named : finishDeclSpec(ds, DeclContext::File);
   FunctionType* fn = nullptr;
@@ -2385,7 +2376,7 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
       consume();
       continue;
     }
-    if (fast_paths && tok_.kind == Tok::Ident && !nla_ && fastMembers(body)) continue;
+    if (fast_paths && tok_.kind == Tok::Ident && fastMembers(body)) continue;
     body.clean = false;
     if (isKw(kKwStaticAssert)) {
       parseStaticAssert();
@@ -2419,26 +2410,25 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
 // parseMember() reads it; returns false if the run is empty (nothing changed).
 bool Parser::fastMembers(BodyState& body) {
   using namespace lexchars;
-  Lexer* lx = pp_.directLexer();
+  Lexer* lx = idleDirectLexer();
   if (!lx) return false;
-  auto cls = [](const char* q) { return kChars.c[static_cast<unsigned char>(*q)]; };
   auto blanks = [&](const char* q) {
-    while (cls(q) & kSpace) ++q;
+    while (classOf(q) & kSpace) ++q;
     return q;
   };
   auto ident = [&](const char*& q) { return scanIdentifier(q, ids_); };
   // A decimal int constant without suffix (what literalNumber() makes an int of), or -1.
   auto number = [&](const char*& q) -> int64_t {
-    if (!(cls(q) & kDigit)) return -1;
-    if (*q == '0' && (cls(q + 1) & kNumCont)) return -1; // octal, hex, binary, 0.5, ...
+    if (!(classOf(q) & kDigit)) return -1;
+    if (*q == '0' && (classOf(q + 1) & kNumCont)) return -1; // octal, hex, binary, 0.5, ...
     int64_t v = 0;
     int digits = 0;
-    while (cls(q) & kDigit) {
+    while (classOf(q) & kDigit) {
       v = v * 10 + (*q - '0');
       ++q;
       if (++digits > 10) return -1;
     }
-    if ((cls(q) & kNumCont) || *q == '\'' || *q == '\\' || v > 0x7FFFFFFF) return -1;
+    if ((classOf(q) & kNumCont) || *q == '\'' || *q == '\\' || v > 0x7FFFFFFF) return -1;
     return v;
   };
   // Positions as the lexer reports them: `line` physical lines after the lexer's current one,
@@ -2525,7 +2515,7 @@ bool Parser::fastMembers(BodyState& body) {
       if (*p == '[') {
         open = p;
         size_at = p = blanks(p + 1);
-        if (cls(p) & kDigit) {
+        if (classOf(p) & kDigit) {
           count = number(p);
         } else {
           Ident* m = ident(p);
@@ -2603,12 +2593,7 @@ done:
   if (!semi) return false;
   line = semi_line;
   ls = semi_ls;
-  tok_.kind = Tok::Semi;
-  tok_.ptr = semi;
-  tok_.len = 1;
-  tok_.flags = 0;
-  tok_.ident = nullptr;
-  tok_.loc = loc(semi);
+  setByteToken(Tok::Semi, semi, 1, 0, nullptr, loc(semi));
   lx->skipTo(semi + 1, semi_line, semi_ls);
   consume();
   return true;
