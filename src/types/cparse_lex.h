@@ -111,7 +111,10 @@ struct Ident {
   uint8_t pp_special = 0; // preprocessor special name, see PpSpecial
   uint8_t attr = 0;       // reserved for the parser
   uint32_t mark = 0;      // parser scratch (duplicate-member detection)
-  Macro* macro = nullptr; // current macro definition
+  // What the parser's member memo depends on (IdentMemo bits): a change then starts a new
+  // IdentTable::memo_epoch.
+  uint8_t memo = 0;
+  Macro* macro = nullptr; // current macro definition: set through IdentTable::setMacro()
   // Parser bindings (ordinary identifiers and tags), restored when a scope ends.
   void* ordinary = nullptr;
   void* tag = nullptr;
@@ -122,9 +125,22 @@ struct Ident {
 /// reads: identifiers are hashed and compared 8 bytes at a time.
 inline constexpr size_t kLexPadding = 8;
 
+/// Ident::memo bits: a member the parser keeps in its memo depends on the identifier's macro
+/// definition (every identifier of the member), and on its ordinary or tag binding (a typedef
+/// name, a tag).
+enum IdentMemo : uint8_t { kIdMemoMacro = 1, kIdMemoBind = 2 };
+
 class IdentTable {
 public:
   IdentTable();
+  /// Defines (or, with null, undefines) `id` as a macro.
+  void setMacro(Ident* id, Macro* m) {
+    id->macro = m;
+    if (id->memo) ++memo_epoch;
+  }
+  /// Changes when an identifier a memo entry depends on is defined or undefined as a macro, or
+  /// bound to another declaration (see Ident::memo): entries of an older epoch are not used.
+  uint32_t memo_epoch = 1;
   /// Sizes the table for a text of `bytes` bytes (a typical header has about one new
   /// identifier per 100 to 150 bytes), so that it does not grow and rehash while it is read.
   /// Does nothing after the first insertion.

@@ -7,6 +7,10 @@
 #include "abikit/layout.h"
 
 #include <algorithm>
+#include <bit>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -658,6 +662,7 @@ public:
   Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, IdentTable& ids);
   TranslationUnit run();
   bool fast_paths = true; // see ParseOptions::fast_paths
+  size_t text_bytes = 0;  // the main file's size (sizes the member memo)
 
 private:
   // tokens
@@ -815,6 +820,29 @@ private:
   };
   BodyState last_body_; // of the record body read last (parseRecordBody())
   bool fastMembers(BodyState& body);
+  // The member memo: what fastMembers() made of a member's text (its bytes from the first
+  // identifier up to the ';', on one line), kept so that the same text read again becomes the
+  // same member without being read token by token. An entry is used only in the
+  // IdentTable::memo_epoch it was made in: the epoch changes when an identifier of an entry is
+  // defined or undefined as a macro or, for a typedef name or a tag, bound to another
+  // declaration (see docs/frontend.md).
+  struct alignas(64) MemberMemo {
+    char text[32] = {};         // the text, then bytes after it
+    const Type* type = nullptr; // the member's type (not in an address space)
+    Ident* name = nullptr;      // the member's name
+    uint32_t hash = 0;          // MemoKey
+    uint32_t epoch = 0;         // 0: empty
+    int32_t width = -1;         // bit-field width
+    uint8_t len = 0;            // of the text
+    uint8_t name_off = 0;       // where the name starts in it
+  };
+  std::vector<MemberMemo> memo_;
+  struct MemoKey {
+    uint32_t hash = 0;
+    uint32_t len = 0; // 0: the text has no key (no ';' in 63 bytes, a NUL, ...)
+  };
+  static MemoKey memberKey(const char* s, const char* end);
+  const MemberMemo* memoFind(const char* s, const MemoKey& key) const;
   bool macroIntValue(Macro* m, int32_t& value);
   // The type of each BasicSpec (by key()) that a member's specifiers have had (filled by
   // parseMember(), read by fastMembers()); null: not seen yet.
@@ -1123,6 +1151,7 @@ void Parser::popScope() {
       u.id->tag = u.old;
     else
       u.id->ordinary = u.old;
+    if (u.id->memo & kIdMemoBind) ++ids_.memo_epoch;
     undo_.pop_back();
   }
 }
@@ -1130,11 +1159,13 @@ void Parser::popScope() {
 void Parser::bind(Ident* id, Symbol* s) {
   if (depth() > 0) undo_.push_back({id, false, id->ordinary});
   id->ordinary = s;
+  if (id->memo & kIdMemoBind) ++ids_.memo_epoch;
 }
 
 void Parser::bindTag(Ident* id, TagSym* s) {
   if (depth() > 0) undo_.push_back({id, true, id->tag});
   id->tag = s;
+  if (id->memo & kIdMemoBind) ++ids_.memo_epoch;
 }
 
 Symbol* Parser::newSymbol(Symbol::Kind k, const Loc& loc) {
@@ -2451,114 +2482,182 @@ bool Parser::fastMembers(BodyState& body) {
   const char* semi = nullptr; // the last member's ';'
   uint32_t semi_line = 0;     // and its line
   const char* semi_ls = nullptr;
+  if (memo_.empty()) {
+    size_t slots = std::clamp<size_t>(text_bytes / 512, 1024, 8192);
+    memo_.resize(std::bit_ceil(slots));
+  }
+  // `ms`: where the member's text starts (its first identifier), null if it cannot be looked up
+  // in the memo (a splice inside the first token); `first`: that identifier once read, with `p`
+  // after it. The first member's first token is the current one.
+  const char* ms = tok_.len == first->name.size() && tok_.ptr + tok_.len == p ? tok_.ptr : nullptr;
+  const char* const end = lx->end();
   for (;;) {
-    // The specifiers.
-    QType base;
-    switch (Kw(first->keyword)) {
-    case kKwNone: {
-      Symbol* s = lookup(first);
-      if (!s || s->kind != Symbol::Typedef || dyn<OpenCLType>(s->type.t)) goto done;
-      base = s->type;
-      break;
-    }
-    case kKwStruct:
-    case kKwUnion:
-    case kKwEnum: {
-      p = blanks(p);
-      Ident* tag = ident(p);
-      if (!tag || tag->keyword != kKwNone || tag->macro) goto done;
-      TagSym* ts = lookupTag(tag);
-      TagSym::Kind want = first->keyword == kKwStruct  ? TagSym::Struct
-                          : first->keyword == kKwUnion ? TagSym::Union
-                                                       : TagSym::Enum;
-      if (!ts || ts->kind != want) goto done;
-      base = QType{ts->type};
-      break;
-    }
-    default: {
-      // The keyword loop of parseMember().
-      BasicSpec bs;
-      Ident* id = first;
-      for (;;) {
-        if (bs.add(id->keyword) == BasicSpec::Other) goto done;
-        const char* after = blanks(p);
-        Ident* next = ident(after);
-        if (!next || next->keyword == kKwNone) break; // the declarator
-        if (next->macro) goto done;
-        id = next;
-        p = after;
-      }
-      if (!bs.any_type || basic_types_.empty()) goto done;
-      base = basic_types_[bs.key()];
-      if (!base.t) goto done;
-      break;
-    }
-    }
-
-    {
-      // The declarator: pointers, the name, one array suffix, a bit-field width, the ';'.
-      const char* stars[8];
-      unsigned nstars = 0;
-      p = blanks(p);
-      while (*p == '*') {
-        if (nstars == 8) goto done;
-        stars[nstars++] = p;
-        p = blanks(p + 1);
-      }
-      const char* name_at = p;
-      Ident* name = ident(p);
-      if (!name || name->keyword != kKwNone || name->macro) goto done;
-      p = blanks(p);
-      const char* open = nullptr;
-      const char* size_at = nullptr;
-      int64_t count = -1;
-      if (*p == '[') {
-        open = p;
-        size_at = p = blanks(p + 1);
-        if (classOf(p) & kDigit) {
-          count = number(p);
-        } else {
-          Ident* m = ident(p);
-          int32_t v;
-          if (m && m->macro && macroIntValue(m->macro, v)) count = v;
+    // The member memo first: a hit is the member the same text made before.
+    MemoKey key;
+    if (ms && (classOf(ms) & kIdStart)) {
+      key = memberKey(ms, end);
+      if (key.len) {
+        if (const MemberMemo* e = memoFind(ms, key)) {
+          addFastMember(QType{e->type}, e->name, loc(ms + e->name_off), e->width, body);
+          semi = ms + key.len;
+          semi_line = line;
+          semi_ls = ls;
+          goto next;
         }
-        if (count < 0) goto done;
-        p = blanks(p);
-        if (*p != ']') goto done;
-        p = blanks(p + 1);
       }
-      int32_t width = -1;
-      if (*p == ':' && p[1] != ':' && p[1] != '>') {
-        p = blanks(p + 1);
-        int64_t w = number(p);
-        if (w < 0) goto done;
-        width = int32_t(w);
-        p = blanks(p);
+    }
+    if (!first) {
+      p = ms;
+      first = ident(p);
+      if (!first || first->macro) goto done;
+    }
+    {
+      // The identifiers of the member and what of them it depends on (IdentMemo bits), for the
+      // memo if the member is read to the end. Only the array size may be a macro name.
+      Ident* deps[6];
+      uint8_t dep_bits[6];
+      unsigned ndeps = 0;
+      bool memo_ok = key.len != 0;
+      auto note = [&](Ident* id, uint8_t bits, bool macro_ok = false) {
+        if (ndeps == 6 || (!macro_ok && id->macro)) {
+          memo_ok = false;
+          return;
+        }
+        deps[ndeps] = id;
+        dep_bits[ndeps++] = bits;
+      };
+      // The specifiers.
+      QType base;
+      switch (Kw(first->keyword)) {
+      case kKwNone: {
+        Symbol* s = lookup(first);
+        if (!s || s->kind != Symbol::Typedef || dyn<OpenCLType>(s->type.t)) goto done;
+        base = s->type;
+        note(first, kIdMemoMacro | kIdMemoBind);
+        break;
       }
-      if (*p != ';') goto done;
+      case kKwStruct:
+      case kKwUnion:
+      case kKwEnum: {
+        p = blanks(p);
+        Ident* tag = ident(p);
+        if (!tag || tag->keyword != kKwNone || tag->macro) goto done;
+        TagSym* ts = lookupTag(tag);
+        TagSym::Kind want = first->keyword == kKwStruct  ? TagSym::Struct
+                            : first->keyword == kKwUnion ? TagSym::Union
+                                                         : TagSym::Enum;
+        if (!ts || ts->kind != want) goto done;
+        base = QType{ts->type};
+        note(first, kIdMemoMacro);
+        note(tag, kIdMemoMacro | kIdMemoBind);
+        // A pointer to a record that is not complete yet takes its nesting depth from the
+        // record as it is when the pointer is made: not kept.
+        if (ts->rd && !ts->rd->complete) memo_ok = false;
+        break;
+      }
+      default: {
+        // The keyword loop of parseMember().
+        BasicSpec bs;
+        Ident* id = first;
+        for (;;) {
+          if (bs.add(id->keyword) == BasicSpec::Other) goto done;
+          note(id, kIdMemoMacro);
+          const char* after = blanks(p);
+          Ident* next = ident(after);
+          if (!next || next->keyword == kKwNone) break; // the declarator
+          if (next->macro) goto done;
+          id = next;
+          p = after;
+        }
+        if (!bs.any_type || basic_types_.empty()) goto done;
+        base = basic_types_[bs.key()];
+        if (!base.t) goto done;
+        break;
+      }
+      }
 
-      // The member: the same steps as parseMember() (buildType(), then addMember()).
-      QType t = base;
-      for (unsigned i = 0; i < nstars; ++i) {
-        Chunk c;
-        c.kind = Chunk::Pointer;
-        c.loc = loc(stars[i]);
-        applyPointer(t, c);
+      {
+        // The declarator: pointers, the name, one array suffix, a bit-field width, the ';'.
+        const char* stars[8];
+        unsigned nstars = 0;
+        p = blanks(p);
+        while (*p == '*') {
+          if (nstars == 8) goto done;
+          stars[nstars++] = p;
+          p = blanks(p + 1);
+        }
+        const char* name_at = p;
+        Ident* name = ident(p);
+        if (!name || name->keyword != kKwNone || name->macro) goto done;
+        note(name, kIdMemoMacro);
+        p = blanks(p);
+        const char* open = nullptr;
+        const char* size_at = nullptr;
+        int64_t count = -1;
+        if (*p == '[') {
+          open = p;
+          size_at = p = blanks(p + 1);
+          if (classOf(p) & kDigit) {
+            count = number(p);
+          } else {
+            Ident* m = ident(p);
+            int32_t v;
+            if (m && m->macro && macroIntValue(m->macro, v)) {
+              count = v;
+              note(m, kIdMemoMacro, true);
+            }
+          }
+          if (count < 0) goto done;
+          p = blanks(p);
+          if (*p != ']') goto done;
+          p = blanks(p + 1);
+        }
+        int32_t width = -1;
+        if (*p == ':' && p[1] != ':' && p[1] != '>') {
+          p = blanks(p + 1);
+          int64_t w = number(p);
+          if (w < 0) goto done;
+          width = int32_t(w);
+          p = blanks(p);
+        }
+        if (*p != ';') goto done;
+
+        // The member: the same steps as parseMember() (buildType(), then addMember()).
+        QType t = base;
+        for (unsigned i = 0; i < nstars; ++i) {
+          Chunk c;
+          c.kind = Chunk::Pointer;
+          c.loc = loc(stars[i]);
+          applyPointer(t, c);
+        }
+        if (open) {
+          Chunk c;
+          c.kind = Chunk::Array;
+          c.loc = loc(open);
+          c.size_loc = loc(size_at);
+          c.count = uint64_t(count);
+          applyArray(t, c, name, DeclContext::Member);
+        }
+        addFastMember(t, name, loc(name_at), width, body);
+        semi = p;
+        semi_line = line;
+        semi_ls = ls;
+        if (memo_ok && p == ms + key.len && !t.has_as) {
+          for (unsigned i = 0; i < ndeps; ++i) deps[i]->memo |= dep_bits[i];
+          MemberMemo& e = memo_[key.hash & (memo_.size() - 1)];
+          std::memcpy(e.text, ms, sizeof e.text); // memberKey(): 32 bytes to read
+          e.type = t.t;
+          e.name = name;
+          e.hash = key.hash;
+          e.epoch = ids_.memo_epoch;
+          e.width = width;
+          e.len = uint8_t(key.len);
+          e.name_off = uint8_t(name_at - ms);
+        }
       }
-      if (open) {
-        Chunk c;
-        c.kind = Chunk::Array;
-        c.loc = loc(open);
-        c.size_loc = loc(size_at);
-        c.count = uint64_t(count);
-        applyArray(t, c, name, DeclContext::Member);
-      }
-      addFastMember(t, name, loc(name_at), width, body);
-      semi = p;
-      semi_line = line;
-      semi_ls = ls;
     }
 
+  next:
     // The next member's first identifier, after blanks, newlines and comments.
     p = semi + 1;
     for (;;) {
@@ -2585,8 +2684,8 @@ bool Parser::fastMembers(BodyState& body) {
         break;
       }
     }
-    first = ident(p);
-    if (!first || first->macro) goto done;
+    ms = p;
+    first = nullptr;
   }
 
 done:
@@ -2597,6 +2696,76 @@ done:
   lx->skipTo(semi + 1, semi_line, semi_ls);
   consume();
   return true;
+}
+
+namespace {
+// Eight bytes as a little-endian word: the first byte in memory is the lowest.
+inline uint64_t loadLE8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  if constexpr (std::endian::native == std::endian::big) {
+    uint64_t r = 0;
+    for (int i = 0; i < 8; ++i) r |= ((w >> (8 * i)) & 0xFF) << (8 * (7 - i));
+    w = r;
+  }
+  return w;
+}
+} // namespace
+
+// The key of the member text at `s`: its bytes up to the first ';', which must be one of the
+// next 32 bytes (read at once: `s` is at least 24 bytes before the end of the text, which is
+// followed by 8 bytes of padding); its length and a hash of its first 24 bytes and its length.
+// A NUL or any other byte may be in it: only texts the fast path has read are in the memo.
+Parser::MemoKey Parser::memberKey(const char* s, const char* end) {
+  if (end - s < 24) return {};
+  uint32_t semis;
+#if defined(__SSE2__)
+  const __m128i semi = _mm_set1_epi8(';');
+  __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+  __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16));
+  semis = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, semi))) |
+          uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, semi))) << 16;
+#else
+  semis = 0;
+  for (unsigned i = 0; i < 32; ++i) semis |= uint32_t(s[i] == ';') << i;
+#endif
+  if (!semis) return {};
+  uint32_t len = uint32_t(std::countr_zero(semis));
+  if (len == 0) return {};
+  // The bytes of word k (bytes 8k to 8k + 7) that are in the text.
+  auto keep = [len](uint32_t k) -> uint64_t {
+    if (len >= 8 * k + 8) return ~uint64_t(0);
+    if (len <= 8 * k) return 0;
+    return (uint64_t(1) << (8 * (len - 8 * k))) - 1;
+  };
+  uint64_t h = ((loadLE8(s) & keep(0)) ^ len) * 0x9E3779B97F4A7C15ull;
+  h ^= (loadLE8(s + 8) & keep(1)) * 0xC4CEB9FE1A85EC53ull;
+  h ^= (loadLE8(s + 16) & keep(2)) * 0xFF51AFD7ED558CCDull;
+  h ^= h >> 32;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 29;
+  return {uint32_t(h), len};
+}
+
+// The entry the memo holds for the text at `s`, if it is the same text and was made in this
+// epoch.
+const Parser::MemberMemo* Parser::memoFind(const char* s, const MemoKey& key) const {
+  const MemberMemo& e = memo_[key.hash & (memo_.size() - 1)];
+  if (e.hash != key.hash || e.len != key.len || e.epoch != ids_.memo_epoch) return nullptr;
+#if defined(__SSE2__)
+  // The text at `s` has 32 bytes to read (memberKey()).
+  uint32_t eq = uint32_t(_mm_movemask_epi8(
+                    _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s)),
+                                   _mm_load_si128(reinterpret_cast<const __m128i*>(e.text))))) |
+                uint32_t(_mm_movemask_epi8(
+                    _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16)),
+                                   _mm_load_si128(reinterpret_cast<const __m128i*>(e.text + 16)))))
+                    << 16;
+  if (~eq & ((uint32_t(1) << key.len) - 1)) return nullptr;
+#else
+  if (std::memcmp(s, e.text, key.len) != 0) return nullptr;
+#endif
+  return &e;
 }
 
 // The value of an object-like macro used as an array size, when its body is a plain int constant
@@ -5503,6 +5672,7 @@ TranslationUnit parseWith(TypeContext& ctx, const LayoutEngine& layout, const Pa
     enter(pp);
     Parser parser(ctx, layout, pp, idents);
     parser.fast_paths = options.fast_paths;
+    parser.text_bytes = bytes;
     return parser.run();
   } catch (const SourceError& e) {
     throw Error::atSource(e.unsupported ? ErrorKind::Unsupported : ErrorKind::Input, e.message,

@@ -95,7 +95,7 @@ Macro* Preprocessor::defineBuiltin(const char* name, uint8_t kind) {
   Macro& m = macros_.emplace_back();
   m.name = idents_.get(name);
   m.builtin = kind;
-  m.name->macro = &m;
+  idents_.setMacro(m.name, &m);
   return &m;
 }
 
@@ -1045,7 +1045,7 @@ void Preprocessor::doDefine() {
       if (!ok) error(m.body[i].loc, "'#' is not followed by a macro parameter");
     }
   }
-  name.ident->macro = &m;
+  idents_.setMacro(name.ident, &m);
 }
 
 void Preprocessor::doUndef() {
@@ -1054,7 +1054,7 @@ void Preprocessor::doUndef() {
   if (name.kind == Tok::Eod) error(name.loc, "macro name missing");
   if (name.kind != Tok::Ident) error(name.loc, "macro name must be an identifier");
   if (name.ident == id_defined_) error(name.loc, "'defined' cannot be used as a macro name");
-  name.ident->macro = nullptr;
+  idents_.setMacro(name.ident, nullptr);
   finishDirective();
 }
 
@@ -1707,7 +1707,7 @@ void Preprocessor::doPragma(const Token& directive) {
       if (p == id_push_macro_) {
         stack.push_back(name->macro);
       } else if (!stack.empty()) {
-        name->macro = stack.back();
+        idents_.setMacro(name, stack.back());
         stack.pop_back();
       }
     }

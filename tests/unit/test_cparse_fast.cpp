@@ -149,12 +149,21 @@ const std::vector<std::string> kBetween = {
     "\ntypedef struct @ Q@, R@;\n", "\ntypedef struct @ S@ __attribute__((aligned(8)));\n",
     "\ntypedef struct @/**/C@;\n", "\ntypedef struct @ D@\\\n;\n", "\ntypedef union W H@;\n",
     "\ntypedef struct B J@;\n",
+    // A member text read again after an identifier in it has changed meaning (the member memo).
+    "\n#undef N\n#define N 5\n", "\n#define m1 m9\n", "\n#undef m1\n", "\n#define T long\n",
+    "\n#undef T\n", "\n#pragma push_macro(\"N\")\n#undef N\n#define N 6\n",
+    "\n#pragma pop_macro(\"N\")\n", "\n#define unsigned signed\n",
+    "\nstruct F@ { struct A m0; T m1[N]; };\n"
+    "void f@(struct A { char c[3]; } *a, struct G@x { struct A m0; T m1[N]; } *b);\n",
+    "\nstruct F@ { union W m0; };\nvoid f@(union W { short s; } *a, struct G@x { union W m0; } "
+    "*b);\n",
     // other
     "\ntypedef union @ U@;\n", "\ntypedef struct @ AT;\n", "\ntypedef struct @ T;\n",
     "\ntypedef struct @ x;\nint x;\n", "\nint v@;\ntypedef struct @ v@;\n",
     "\ntypedef struct @ N;\n", "\ntypedef struct @ int;\n", "\ntypedef struct @ F@",
-    "\ntypedef struct @ G@;struct", "\ntypedef struct W H@;\n"};
-constexpr size_t kGoodBetween = 37;
+    "\ntypedef struct @ G@;struct", "\ntypedef struct W H@;\n",
+    "\nstruct F@ { T m1; };\nvoid g@(int T, struct G@z { T m1; } *b);\n"};
+constexpr size_t kGoodBetween = 47;
 // Whole members the record checks look into: anonymous records, flexible arrays, names that
 // may repeat an earlier member's.
 const std::vector<std::string> kSpecial = {"struct { int m1; int a; };",
@@ -177,6 +186,14 @@ std::string genHeader(std::mt19937& rng) {
   };
   std::string text = kPrelude;
   int records = std::uniform_int_distribution<int>(1, 3)(rng);
+  // Half of the headers take their members from a pool of member texts that every record
+  // draws from (the member memo reads a text again; things between the records change what the
+  // identifiers in it mean).
+  std::vector<std::string> pool;
+  if (std::uniform_int_distribution<int>(0, 1)(rng)) {
+    records = std::uniform_int_distribution<int>(3, 6)(rng);
+    pool.resize(size_t(std::uniform_int_distribution<int>(1, 6)(rng)));
+  }
   for (int r = 0; r < records; ++r) {
     const std::string tag = "G" + std::to_string(r);
     auto named = [&](std::string t) {
@@ -184,27 +201,40 @@ std::string genHeader(std::mt19937& rng) {
       return t;
     };
     text += named(pick(kHeads, kGoodHeads));
-    int members = std::uniform_int_distribution<int>(1, 8)(rng);
+    int members = pool.empty() ? std::uniform_int_distribution<int>(1, 8)(rng) : int(pool.size());
     for (int m = 0; m < members; ++m) {
+      if (!pool.empty() && !pool[size_t(m)].empty()) {
+        if (std::uniform_int_distribution<int>(0, 99)(rng) < 75) text += pool[size_t(m)];
+        continue;
+      }
       text += pick(kSeps, kGoodSeps);
       if (std::uniform_int_distribution<int>(0, 99)(rng) < 4) {
         text += named(pick(kSpecial));
         continue;
       }
-      const std::string& spec = pick(kSpecs, kGoodSpecs);
-      const std::string& ptrs = pick(kPtrs, kGoodPtrs);
+      // A pooled member is mostly one the fast path reads (the memo keeps those).
+      bool fast = !pool.empty() && std::uniform_int_distribution<int>(0, 99)(rng) < 90;
+      auto first = [&](const std::vector<std::string>& v, size_t n) -> const std::string& {
+        return v[std::uniform_int_distribution<size_t>(0, n - 1)(rng)];
+      };
+      const std::string& spec = fast ? first(kSpecs, 26) : pick(kSpecs, kGoodSpecs);
+      const std::string& ptrs = fast ? first(kPtrs, 6) : pick(kPtrs, kGoodPtrs);
       // Distinct names (the members of one record), sometimes one of kNames.
       std::string name = std::uniform_int_distribution<int>(0, 99)(rng) < 95
                              ? "m" + std::to_string(m)
                              : pick(kNames);
-      const std::string& suffix = pick(kSuffixes, kGoodSuffixes);
+      const std::string& suffix = fast ? first(kSuffixes, 8) : pick(kSuffixes, kGoodSuffixes);
       // A width mostly on an integer member without pointers or array suffix.
       bool plain = ptrs.empty() && suffix.empty() && spec.find("float") == std::string::npos &&
                    spec.find("double") == std::string::npos && spec != "V" && spec != "AT" &&
                    spec.find("struct") == std::string::npos &&
                    spec.find("union") == std::string::npos;
-      const std::string& width = pick(kWidths, plain ? kGoodWidths : 4);
-      text += spec + " " + ptrs + name + suffix + width + pick(kEnds, kGoodEnds);
+      const std::string& width =
+          fast ? first(kWidths, plain ? 6 : 4) : pick(kWidths, plain ? kGoodWidths : 4);
+      const std::string& end = fast ? first(kEnds, 4) : pick(kEnds, kGoodEnds);
+      std::string member = spec + " " + ptrs + name + suffix + width + end;
+      text += member;
+      if (!pool.empty()) pool[size_t(m)] = pick(kSeps, kGoodSeps) + member;
     }
     // Sometimes the last record is left open: the error points at its keyword.
     if (r == records - 1 && std::uniform_int_distribution<int>(0, 99)(rng) < 5) break;
