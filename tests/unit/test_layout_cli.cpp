@@ -133,6 +133,38 @@ TEST(LayoutCli, RecordSelection) {
   EXPECT_NE(bad.err.find("no record named 'nope'"), std::string::npos) << bad.err;
 }
 
+TEST(LayoutCli, LargeFilesAreReadAsStandardInputIs) {
+  // A file of 1 MiB or more is mapped, with zero pages after it for the padding the lexer
+  // reads; standard input is read into memory. Texts that end on a page boundary, just before
+  // one and inside a token or a comment give the same answers and errors both ways.
+  const std::string tails[] = {"struct S { int x; };\n", "struct S { int x; }", "/* open",
+                               "struct S { int x; };\nstruct T { char c"};
+  for (size_t extra : {size_t(0), size_t(1), size_t(4095)}) {
+    for (const std::string& tail : tails) {
+      size_t size = (size_t(1) << 20) + extra;
+      std::string text = "/*";
+      text.append(size - tail.size() - 6, 'x');
+      text += "*/\n\n" + tail;
+      ASSERT_EQ(text.size(), size);
+      char path[] = "/tmp/abikit-large-XXXXXX";
+      int fd = mkstemp(path);
+      ASSERT_GE(fd, 0);
+      close(fd);
+      std::ofstream(path, std::ios::binary) << text;
+      Result file = runCli(std::string("layout --target riscv64-unknown-elf ") + path);
+      Result in = runCli("layout --target riscv64-unknown-elf -", text);
+      std::remove(path);
+      EXPECT_EQ(file.status, in.status) << tail;
+      EXPECT_EQ(file.out, in.out) << tail;
+      std::string err = file.err;
+      for (size_t at; (at = err.find(path)) != std::string::npos;)
+        err.replace(at, std::string(path).size(), "<stdin>");
+      EXPECT_EQ(err, in.err) << tail;
+      EXPECT_EQ(file.status == 0, tail.back() == '\n') << file.err;
+    }
+  }
+}
+
 TEST(LayoutCli, PreprocessorFlagsTakeOneValueEachAsInACompiler) {
   // `-I DIR FILE`, `-D NAME FILE`: the file is the input, not a second directory or macro.
   std::string dir = std::string(ABIKIT_SOURCE_DIR) + "/examples";

@@ -37,12 +37,24 @@ struct InputFlags {
 std::string readInput(const std::string& path, size_t padding = 0);
 /// An input's text followed by padding NUL bytes (see readPaddedInput()).
 struct PaddedInput {
-  std::unique_ptr<char[]> bytes;
+  /// A file mapped read-only, followed by zero pages for the padding (unmapped when destroyed).
+  struct Mapping {
+    void* base = nullptr;
+    size_t length = 0;
+    Mapping() = default;
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    ~Mapping();
+  };
+  std::unique_ptr<char[]> bytes;    // the text read into memory, or
+  std::unique_ptr<Mapping> mapping; // the file mapped
+  const char* data = nullptr;
   size_t size = 0; // of the text, without the padding
-  std::string_view text() const { return {bytes.get(), size}; }
+  std::string_view text() const { return {data, size}; }
 };
-/// readInput() into one allocation that is not cleared before the text is read into it, followed
-/// by `padding` NUL bytes. Same errors as readInput().
+/// readInput() followed by `padding` NUL bytes: a large regular file is mapped (POSIX; its pages
+/// are the page cache's, not copied), anything else is read into one allocation that is not
+/// cleared before the text is read into it. Same errors as readInput().
 PaddedInput readPaddedInput(const std::string& path, size_t padding);
 /// The size of a regular input file in bytes (0 for standard input or if unknown).
 size_t inputSize(const std::string& path);

@@ -8,6 +8,14 @@
 #include <cstring>
 #include <iostream>
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define ABIKIT_MAP_INPUT 1
+#endif
+
 namespace abikit::cli {
 
 void TargetFlags::add(CLI::App& app) {
@@ -83,7 +91,59 @@ std::string readInput(const std::string& path, size_t padding) {
   return text;
 }
 
+PaddedInput::Mapping::~Mapping() {
+#ifdef ABIKIT_MAP_INPUT
+  if (base) ::munmap(base, length);
+#endif
+}
+
+namespace {
+#ifdef ABIKIT_MAP_INPUT
+// A regular file of at least 1 MiB mapped read-only, with the zero pages of an anonymous mapping
+// after it for the padding (the part of the file's last page after its end reads as zero too).
+// False (nothing mapped) for anything else or if a step fails: the caller reads the file.
+bool mapInput(const std::string& path, size_t padding, PaddedInput& in) {
+  if (path == "-") return false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (1 << 20);
+  if (ok) {
+    size_t size = size_t(st.st_size);
+    size_t page = size_t(::sysconf(_SC_PAGESIZE));
+    size_t file_len = (size + page - 1) / page * page;
+    size_t length = (size + padding + page - 1) / page * page + page;
+    void* base = ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ok = base != MAP_FAILED;
+    if (ok) {
+      auto mapping = std::make_unique<PaddedInput::Mapping>();
+      mapping->base = base;
+      mapping->length = length;
+      int flags = MAP_PRIVATE | MAP_FIXED;
+#ifdef MAP_POPULATE
+      flags |= MAP_POPULATE; // the whole file is read: map it in one go
+#endif
+      ok = ::mmap(base, file_len, PROT_READ, flags, fd, 0) == base;
+      if (ok) {
+        in.data = static_cast<const char*>(base);
+        in.size = size;
+        in.mapping = std::move(mapping);
+      }
+    }
+  }
+  ::close(fd);
+  return ok;
+}
+#endif
+} // namespace
+
 PaddedInput readPaddedInput(const std::string& path, size_t padding) {
+#ifdef ABIKIT_MAP_INPUT
+  {
+    PaddedInput mapped;
+    if (mapInput(path, padding, mapped)) return mapped;
+  }
+#endif
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (!f) throw Error(ErrorKind::Input, "cannot open '" + path + "': " + std::strerror(errno));
   // A regular file is read with one call into an allocation of its size plus the padding; what
@@ -122,6 +182,7 @@ PaddedInput readPaddedInput(const std::string& path, size_t padding) {
   if (f != stdin) std::fclose(f);
   if (failed) throw Error(ErrorKind::Input, "cannot read '" + displayName(path) + "'");
   std::memset(in.bytes.get() + len, 0, padding);
+  in.data = in.bytes.get();
   in.size = len;
   return in;
 }
