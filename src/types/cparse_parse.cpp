@@ -834,8 +834,11 @@ private:
     uint32_t epoch = 0;         // 0: empty
     int32_t width = -1;         // bit-field width
     uint8_t len = 0;            // of the text
-    uint8_t name_off = 0;       // where the name starts in it
+    uint8_t name_off : 7 = 0;   // where the name starts in it
+    uint8_t plain : 1 = 0;      // written in place (see addFastMember())
+    uint16_t depth = 0;         // depthOf(type)
   };
+  static_assert(sizeof(MemberMemo) == 64, "one cache line");
   std::vector<MemberMemo> memo_;
   struct MemoKey {
     uint32_t hash = 0;
@@ -942,37 +945,46 @@ private:
   // for it, with the usual case (a complete object type, not a bit-field) written here, and the
   // body's duplicate-name marks, incomplete-array flag and depth kept up to date.
   void addFastMember(const QType& t, Ident* name, const Loc& at, int32_t width, BodyState& body) {
-    const Type* c = stripTypedefs(t.t);
-    bool plain = width < 0 && !t.has_as && member_n_ < member_stack_.size();
+    bool incomplete_array = false;
+    bool plain = width < 0 && !t.has_as && plainType(t.t, incomplete_array);
+    if (incomplete_array) body.clean = false;
+    if (name->mark == body.stamp) body.clean = false;
+    name->mark = body.stamp;
+    body.depth = std::max(body.depth, depthOf(t.t));
+    if (!plain || member_n_ == member_stack_.size())
+      return addMember(t, name, at, width, nullptr, nullptr);
+    writePlainMember(t.t, name, at);
+  }
+  // A member type addMember() has nothing to check or change in: a complete object type that is
+  // not an array of unknown size (`incomplete_array` tells that one).
+  static bool plainType(const Type* t, bool& incomplete_array) {
+    const Type* c = stripTypedefs(t);
     switch (c->kind) {
     case TypeKind::Int:
     case TypeKind::Float:
     case TypeKind::Pointer:
     case TypeKind::Vector:
     case TypeKind::Complex:
-      break;
+      return true;
     case TypeKind::Array:
-      if (static_cast<const ArrayType*>(c)->incomplete) body.clean = false;
-      break;
+      incomplete_array = static_cast<const ArrayType*>(c)->incomplete;
+      return !incomplete_array;
     case TypeKind::Record:
-      plain = plain && static_cast<const RecordType*>(c)->decl->complete;
-      break;
+      return static_cast<const RecordType*>(c)->decl->complete;
     case TypeKind::Enum:
-      plain = plain && static_cast<const EnumType*>(c)->decl->complete;
-      break;
+      return static_cast<const EnumType*>(c)->decl->complete;
     default:
-      plain = false;
+      return false;
     }
-    if (name->mark == body.stamp) body.clean = false;
-    name->mark = body.stamp;
-    body.depth = std::max(body.depth, depthOf(t.t));
-    if (!plain) return addMember(t, name, at, width, nullptr, nullptr);
+  }
+  // What addMember() does for a member of plainType(), into the next member slot (there is one).
+  void writePlainMember(const Type* t, Ident* name, const Loc& at) {
     MemberInfo& info = member_info_[member_n_];
     info.loc = at;
     info.name = name;
     FieldDecl& f = member_stack_[member_n_++]; // every field written: it may hold an old member
     f.name = intern(name);
-    f.type = t.t;
+    f.type = t;
     f.bit_width = -1;
     f.aligned = 0;
     f.packed = false;
@@ -2498,7 +2510,16 @@ bool Parser::fastMembers(BodyState& body) {
       key = memberKey(ms, end);
       if (key.len) {
         if (const MemberMemo* e = memoFind(ms, key)) {
-          addFastMember(QType{e->type}, e->name, loc(ms + e->name_off), e->width, body);
+          if (e->plain && member_n_ < member_stack_.size()) {
+            // addFastMember() with what the entry knows of the type.
+            Ident* name = e->name;
+            if (name->mark == body.stamp) body.clean = false;
+            name->mark = body.stamp;
+            body.depth = std::max<uint32_t>(body.depth, e->depth);
+            writePlainMember(e->type, name, loc(ms + e->name_off));
+          } else {
+            addFastMember(QType{e->type}, e->name, loc(ms + e->name_off), e->width, body);
+          }
           semi = ms + key.len;
           semi_line = line;
           semi_ls = ls;
@@ -2652,7 +2673,10 @@ bool Parser::fastMembers(BodyState& body) {
           e.epoch = ids_.memo_epoch;
           e.width = width;
           e.len = uint8_t(key.len);
-          e.name_off = uint8_t(name_at - ms);
+          e.name_off = uint8_t(name_at - ms) & 0x7F; // < 31
+          bool incomplete_array = false;
+          e.plain = width < 0 && plainType(t.t, incomplete_array);
+          e.depth = uint16_t(depthOf(t.t));
         }
       }
     }
