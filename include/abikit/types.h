@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -130,6 +131,28 @@ struct FieldDecl {
   bool isUnnamedBitField() const { return bit_width >= 0 && name.empty(); }
 };
 
+class TypeContext;
+/// Storage for the declarations of a TypeContext: what the C front-end reads lives in the
+/// context's own blocks (no allocation per record; freed with the context), anything built
+/// with a default-constructed allocator, or copied, on the heap.
+template <class T> struct DeclAllocator {
+  using value_type = T;
+  TypeContext* ctx = nullptr; // null: the heap
+  DeclAllocator() noexcept = default;
+  explicit DeclAllocator(TypeContext* c) noexcept : ctx(c) {}
+  template <class U> DeclAllocator(const DeclAllocator<U>& o) noexcept : ctx(o.ctx) {}
+  T* allocate(size_t n);
+  void deallocate(T* p, size_t n) noexcept {
+    if (!ctx) std::allocator<T>().deallocate(p, n);
+  }
+  DeclAllocator select_on_container_copy_construction() const { return {}; }
+  using propagate_on_container_copy_assignment = std::false_type;
+  using propagate_on_container_move_assignment = std::true_type;
+  using propagate_on_container_swap = std::true_type;
+  friend bool operator==(const DeclAllocator& a, const DeclAllocator& b) { return a.ctx == b.ctx; }
+};
+using FieldList = std::vector<FieldDecl, DeclAllocator<FieldDecl>>;
+
 struct RecordDecl {
   uint32_t id = 0;               // dense index within its TypeContext (for side tables)
   std::string_view name;         // tag; empty if anonymous
@@ -140,7 +163,7 @@ struct RecordDecl {
   bool transparent_union = false;
   uint32_t aligned = 0;         // __attribute__((aligned(N))) on the record; 0 = none
   uint32_t max_field_align = 0; // #pragma pack(N) in effect at the definition; 0 = none
-  std::vector<FieldDecl> fields;
+  FieldList fields;
   SourceLoc loc;
 
   /// "struct S", "union U", the typedef name of an anonymous record, or
@@ -303,6 +326,9 @@ public:
 
   /// Copies a string into the context's storage; the view stays valid as long as the context.
   std::string_view intern(std::string_view s);
+  /// `bytes` of the context's storage (aligned to `align`, a power of two), valid as long as the
+  /// context.
+  void* allocate(size_t bytes, size_t align);
   uint32_t addFile(std::string_view path);
   std::string_view fileName(uint32_t id) const;
   size_t recordCount() const { return records_.size(); }
@@ -409,6 +435,12 @@ template <> inline const TypedefType* dyn<TypedefType>(const Type* t) {
 }
 template <> inline const OpenCLType* dyn<OpenCLType>(const Type* t) {
   return t && t->kind == TypeKind::OpenCL ? static_cast<const OpenCLType*>(t) : nullptr;
+}
+
+template <class T> T* DeclAllocator<T>::allocate(size_t n) {
+  if (!ctx) return std::allocator<T>().allocate(n);
+  if (n > size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+  return static_cast<T*>(ctx->allocate(n * sizeof(T), alignof(T)));
 }
 
 } // namespace abikit

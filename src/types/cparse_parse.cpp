@@ -2428,8 +2428,9 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
     parseMember(rd);
   }
   consume(); // }
-  rd->fields.assign(member_stack_.begin() + ptrdiff_t(base),
-                    member_stack_.begin() + ptrdiff_t(member_n_));
+  rd->fields = FieldList(member_stack_.begin() + ptrdiff_t(base),
+                         member_stack_.begin() + ptrdiff_t(member_n_),
+                         DeclAllocator<FieldDecl>(&ctx_));
   last_body_ = body;
   --record_nesting_;
 }

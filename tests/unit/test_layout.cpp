@@ -33,7 +33,7 @@ struct Fixture {
 
   RecordDecl* record(const char* name, std::vector<FieldDecl> fields, bool is_union = false) {
     RecordDecl* rd = ctx.createRecord(ctx.intern(name), is_union, SourceLoc{});
-    rd->fields = std::move(fields);
+    rd->fields.assign(fields.begin(), fields.end());
     rd->complete = true;
     return rd;
   }
