@@ -15,6 +15,8 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <new>
+#include <type_traits>
 
 namespace abikit::detail {
 
@@ -921,7 +923,6 @@ private:
   };
   std::vector<Undo> undo_;
   std::deque<Symbol> symbols_;
-  std::deque<TagSym> tags_;
 
   std::unordered_map<const TypedefDecl*, uint32_t> typedef_as_;
   std::unordered_map<const Ident*, uint32_t> as_keywords_;
@@ -2161,7 +2162,10 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
     fail(name_loc, "use of '" + std::string(name->name) +
                        "' with tag type that does not match previous declaration");
   auto newTag = [&]() -> TagSym* {
-    TagSym& ts = tags_.emplace_back();
+    // In the context's storage, next to the record or enum just made there (TagSym is trivially
+    // destructible): one stream of new memory rather than two.
+    static_assert(std::is_trivially_destructible_v<TagSym>);
+    TagSym& ts = *new (ctx_.allocate(sizeof(TagSym), alignof(TagSym))) TagSym();
     ts.kind = want;
     ts.depth = depth();
     ts.loc = name_loc;
@@ -2428,9 +2432,9 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
     parseMember(rd);
   }
   consume(); // }
-  rd->fields = FieldList(member_stack_.begin() + ptrdiff_t(base),
-                         member_stack_.begin() + ptrdiff_t(member_n_),
-                         DeclAllocator<FieldDecl>(&ctx_));
+  rd->fields =
+      FieldList(member_stack_.begin() + ptrdiff_t(base),
+                member_stack_.begin() + ptrdiff_t(member_n_), DeclAllocator<FieldDecl>(&ctx_));
   last_body_ = body;
   --record_nesting_;
 }
