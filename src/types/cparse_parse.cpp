@@ -822,6 +822,9 @@ private:
   };
   BodyState last_body_; // of the record body read last (parseRecordBody())
   bool fastMembers(BodyState& body);
+  [[gnu::always_inline]] static inline const char* skipGap(const char* p, uint32_t& lines,
+                                                           const char*& ls, uint8_t& flags);
+  bool fastBodyStart();
   // The member memo: what fastMembers() made of a member's text (its bytes from the first
   // identifier up to the ';', on one line), kept so that the same text read again becomes the
   // same member without being read token by token. An entry is used only in the
@@ -2410,7 +2413,7 @@ bool Parser::fastTypedefTag() {
 
 void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
   if (++record_nesting_ > kMaxNesting) fail(open, "structs nested too deeply");
-  consume(); // {
+  if (!(fast_paths && fastBodyStart())) consume(); // {
   size_t base = member_n_;
   BodyState body;
   body.rd = rd;
@@ -2437,6 +2440,43 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
                 member_stack_.begin() + ptrdiff_t(member_n_), DeclAllocator<FieldDecl>(&ctx_));
   last_body_ = body;
   --record_nesting_;
+}
+
+// The blanks, newlines and comments from `p` to the next token, as the lexer skips them: returns
+// where that token starts, with `lines` and `ls` (the start of the line) moved on by the newlines
+// and `flags` (the token's kTok* flags, from what was skipped before `p`) updated; null at
+// anything else the lexer would have to look into (a splice, a comment that does not end, the
+// end of the text), with `lines`, `ls` and `flags` unspecified.
+inline const char* Parser::skipGap(const char* p, uint32_t& lines, const char*& ls,
+                                   uint8_t& flags) {
+  using namespace lexchars;
+  for (;;) {
+    if (classOf(p) & kSpace) {
+      do ++p;
+      while (classOf(p) & kSpace);
+      flags |= kTokLeadingSpace;
+    }
+    if (*p == '\n') {
+      ++lines;
+      ls = ++p;
+      flags = kTokAtLineStart;
+    } else if (*p == '/' && p[1] == '*') {
+      const char* q = p + 2;
+      while (!(q[0] == '*' && q[1] == '/')) {
+        if (*q == '\0' || *q == '\\') return nullptr;
+        if (*q == '\n') ++lines, ls = q + 1;
+        ++q;
+      }
+      p = q + 2;
+      flags |= kTokLeadingSpace;
+    } else if (*p == '/' && p[1] == '/') {
+      while (*p != '\n' && *p != '\0' && *p != '\\') ++p;
+      if (*p != '\n') return nullptr;
+      flags |= kTokLeadingSpace;
+    } else {
+      return p;
+    }
+  }
 }
 
 // ----- the member fast path --------------------------------------------------------------
@@ -2508,6 +2548,12 @@ bool Parser::fastMembers(BodyState& body) {
   // after it. The first member's first token is the current one.
   const char* ms = tok_.len == first->name.size() && tok_.ptr + tok_.len == p ? tok_.ptr : nullptr;
   const char* const end = lx->end();
+  // Where the blanks, newlines and comments after the last member read end (the next member, or
+  // the '}'): the position, line, line start and the flags of the token there.
+  const char* gap_end = nullptr;
+  uint32_t gap_line = 0;
+  const char* gap_ls = nullptr;
+  uint8_t gap_flags = 0;
   for (;;) {
     // The member memo first: a hit is the member the same text made before.
     MemoKey key;
@@ -2688,30 +2734,14 @@ bool Parser::fastMembers(BodyState& body) {
 
   next:
     // The next member's first identifier, after blanks, newlines and comments.
-    p = semi + 1;
-    for (;;) {
-      p = blanks(p);
-      if (*p == '\n') {
-        ++line;
-        ls = ++p;
-      } else if (*p == '/' && p[1] == '*') {
-        const char* q = p + 2;
-        uint32_t nl = 0;
-        const char* nls = ls;
-        while (!(q[0] == '*' && q[1] == '/')) {
-          if (*q == '\0' || *q == '\\') goto done; // the end of the buffer, a splice
-          if (*q == '\n') ++nl, nls = q + 1;
-          ++q;
-        }
-        line += nl;
-        ls = nls;
-        p = q + 2;
-      } else if (*p == '/' && p[1] == '/') {
-        while (*p != '\n' && *p != '\0' && *p != '\\') ++p;
-        if (*p != '\n') goto done;
-      } else {
-        break;
-      }
+    {
+      uint8_t flags = 0;
+      p = skipGap(semi + 1, line, ls, flags);
+      if (!p) goto done;
+      gap_end = p;
+      gap_line = line;
+      gap_ls = ls;
+      gap_flags = flags;
     }
     ms = p;
     first = nullptr;
@@ -2721,9 +2751,38 @@ done:
   if (!semi) return false;
   line = semi_line;
   ls = semi_ls;
+  if (gap_end && *gap_end == '}') {
+    // The record's '}' after the last member's ';': made here as the lexer would make it.
+    setPrevToken(loc(semi), 1, Tok::Semi);
+    line = gap_line;
+    ls = gap_ls;
+    setByteToken(Tok::RBrace, gap_end, 1, gap_flags, nullptr, loc(gap_end));
+    lx->skipTo(gap_end + 1, gap_line, gap_ls);
+    return true;
+  }
   setByteToken(Tok::Semi, semi, 1, 0, nullptr, loc(semi));
   lx->skipTo(semi + 1, semi_line, semi_ls);
   consume();
+  return true;
+}
+
+// The first token of a record body (tok_ being the '{', its lexer after it) when it is an
+// identifier that names no macro, after blanks, newlines and comments: made from the bytes of the
+// file as consume() would make it. Anything else is left to consume(): false, nothing changed.
+bool Parser::fastBodyStart() {
+  Lexer* lx = idleDirectLexer();
+  if (!lx) return false;
+  uint32_t lines = 0;
+  const char* ls = lx->lineStart();
+  uint8_t flags = 0;
+  const char* start = skipGap(lx->cur(), lines, ls, flags);
+  if (!start) return false;
+  const char* p = start;
+  Ident* id = scanIdentifier(p, ids_);
+  if (!id || id->macro) return false;
+  setPrevToken(tok_.loc, tok_.len, tok_.kind);
+  lx->skipTo(p, lines, ls);
+  setByteToken(Tok::Ident, start, uint32_t(p - start), flags, id, lx->locAt(start));
   return true;
 }
 
