@@ -793,6 +793,7 @@ private:
   QType buildType(const DeclSpec& ds, QType base, Declarator& d, DeclContext dc,
                   FunctionType** outer_fn);
   void applyPointer(QType& t, const Chunk& c);
+  void applyPointer(QType& t, const Loc& at);
   void applyArray(QType& t, const Chunk& c, const Ident* name, DeclContext dc);
   std::string declName(const Declarator& d) const {
     return d.name ? std::string(d.name->name) : std::string();
@@ -2696,12 +2697,7 @@ bool Parser::fastMembers(BodyState& body) {
 
         // The member: the same steps as parseMember() (buildType(), then addMember()).
         QType t = base;
-        for (unsigned i = 0; i < nstars; ++i) {
-          Chunk c;
-          c.kind = Chunk::Pointer;
-          c.loc = loc(stars[i]);
-          applyPointer(t, c);
-        }
+        for (unsigned i = 0; i < nstars; ++i) applyPointer(t, loc(stars[i]));
         if (open) {
           Chunk c;
           c.kind = Chunk::Array;
@@ -3711,13 +3707,20 @@ FunctionType* Parser::parseParams(Declarator& d, const Loc& at, unsigned level) 
 
 // One pointer declarator chunk applied to `t`.
 void Parser::applyPointer(QType& t, const Chunk& c) {
-  uint32_t depth = depthOf(t.t) + 1;
-  checkDepth(depth, c.loc);
-  t.t = pointerTo(t.t, t.has_as ? t.as : 0);
-  setDepth(t.t, depth);
+  applyPointer(t, c.loc);
   t.has_as = c.has_as;
   t.as = c.as;
   if (c.quals) t.t = ctx_.qualified(t.t, c.quals);
+}
+
+// A '*' at `at` without qualifiers or address space applied to `t`.
+void Parser::applyPointer(QType& t, const Loc& at) {
+  uint32_t depth = depthOf(t.t) + 1;
+  checkDepth(depth, at);
+  t.t = pointerTo(t.t, t.has_as ? t.as : 0);
+  setDepth(t.t, depth);
+  t.has_as = false;
+  t.as = 0;
 }
 
 // One array declarator chunk applied to `t` (`name`: the declarator's, for messages).
