@@ -2541,7 +2541,7 @@ bool Parser::fastMembers(BodyState& body) {
   uint32_t semi_line = 0;     // and its line
   const char* semi_ls = nullptr;
   if (memo_.empty()) {
-    size_t slots = std::clamp<size_t>(text_bytes / 512, 1024, 8192);
+    size_t slots = std::clamp<size_t>(text_bytes / 512, 256, 8192);
     memo_.resize(std::bit_ceil(slots));
   }
   // `ms`: where the member's text starts (its first identifier), null if it cannot be looked up
