@@ -371,7 +371,9 @@ const Type* TypeContext::qualified(const Type* t, uint8_t quals) {
 
 // ----- declarations ---------------------------------------------------------------------------
 
-void* TypeContext::allocate(size_t bytes, size_t align) { return arena_->allocate(bytes, align); }
+void* TypeContext::allocate(size_t bytes, size_t align) {
+  return arena_->allocate(bytes, align);
+}
 
 RecordDecl* TypeContext::createRecord(std::string_view name, bool is_union, SourceLoc loc) {
   auto* b = new (arena_->allocate(sizeof(RecordBlock), alignof(RecordBlock))) RecordBlock();
