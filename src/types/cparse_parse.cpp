@@ -747,7 +747,6 @@ private:
   void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
   void parseRecordBody(RecordDecl* rd, const Loc& open);
   bool fastTagHead(Ident*& name, Loc& name_loc);
-  bool fastTagKeyword();
   bool fastTypedefTag();
   // The byte-level paths' shared steps: the lexer they may read from (the preprocessor's own,
   // with no lookahead pending; null otherwise), and the previous and current tokens set as
@@ -767,7 +766,7 @@ private:
     tok_.ident = id;
     tok_.loc = loc;
   }
-  Ident* id_struct_ = nullptr; // the keywords fastTagKeyword() and fastTypedefTag() read
+  Ident* id_struct_ = nullptr; // the keywords fastTypedefTag() reads
   Ident* id_union_ = nullptr;
   void parseEnumBody(EnumDecl* ed, const Loc& open);
   void finishEnum(EnumDecl* ed, const Loc& loc);
@@ -825,7 +824,7 @@ private:
   bool fastMembers(BodyState& body);
   [[gnu::always_inline]] static inline const char* skipGap(const char* p, uint32_t& lines,
                                                            const char*& ls, uint8_t& flags);
-  bool fastBodyStart();
+  bool fastIdentToken();
   // The member memo: what fastMembers() made of a member's text (its bytes from the first
   // identifier up to the ';', on one line), kept so that the same text read again becomes the
   // same member without being read token by token. An entry is used only in the
@@ -2311,44 +2310,6 @@ bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
   return true;
 }
 
-// The token after the ';' that ends a declaration (tok_) when it is `struct` or `union` at the
-// start of a later line and followed by a blank (the next record definition): moves to it
-// straight from the bytes of the file, as consume() would have (same token, flags and location;
-// the keyword names no macro). Anything else (a directive, a comment, a splice, text on the same
-// line or before the keyword) is left to consume(): returns false with nothing changed.
-bool Parser::fastTagKeyword() {
-  using namespace lexchars;
-  Lexer* lx = idleDirectLexer();
-  if (!lx) return false;
-  const char* p = lx->cur();
-  uint32_t newlines = 0;
-  const char* line_start = nullptr;
-  for (;;) {
-    while (classOf(p) & kSpace) ++p;
-    if (*p != '\n') break;
-    ++p;
-    ++newlines;
-    line_start = p;
-  }
-  if (!newlines || p != line_start) return false;
-  Ident* id;
-  uint32_t n;
-  if (std::memcmp(p, "struct", 6) == 0) {
-    id = id_struct_;
-    n = 6;
-  } else if (std::memcmp(p, "union", 5) == 0) {
-    id = id_union_;
-    n = 5;
-  } else {
-    return false;
-  }
-  if (!(classOf(p + n) & kSpace) || id->macro) return false;
-  setPrevToken(tok_.loc, tok_.len, tok_.kind);
-  lx->skipTo(p + n, newlines, line_start);
-  setByteToken(Tok::Ident, p, n, kTokAtLineStart, id, lx->locAt(p));
-  return true;
-}
-
 // A whole `typedef struct TAG NAME;` (or `union`; tok_ being `typedef`) with only blanks
 // between the tokens, TAG declared as a tag of that kind and NAME a plain identifier (no keyword,
 // no macro): reads the rest of the line straight from the bytes of the file and declares NAME
@@ -2408,13 +2369,13 @@ bool Parser::fastTypedefTag() {
   FunctionType* fn = nullptr;
   QType t = buildType(ds, base, d, DeclContext::File, &fn);
   declare(ds, t, d, false);
-  if (!fastTagKeyword()) consume();
+  if (!fastIdentToken()) consume();
   return true;
 }
 
 void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
   if (++record_nesting_ > kMaxNesting) fail(open, "structs nested too deeply");
-  if (!(fast_paths && fastBodyStart())) consume(); // {
+  if (!(fast_paths && fastIdentToken())) consume(); // {
   size_t base = member_n_;
   BodyState body;
   body.rd = rd;
@@ -2762,10 +2723,11 @@ done:
   return true;
 }
 
-// The first token of a record body (tok_ being the '{', its lexer after it) when it is an
-// identifier that names no macro, after blanks, newlines and comments: made from the bytes of the
-// file as consume() would make it. Anything else is left to consume(): false, nothing changed.
-bool Parser::fastBodyStart() {
+// The next token (tok_'s lexer standing after it) when it is an identifier that names no macro,
+// after blanks, newlines and comments: made from the bytes of the file as consume() would make
+// it (the first token of a record body, the `struct` or `typedef` after a declaration's ';').
+// Anything else is left to consume(): false, nothing changed.
+bool Parser::fastIdentToken() {
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
   uint32_t lines = 0;
@@ -4220,7 +4182,7 @@ void Parser::parseExternalDeclaration() {
   QType base = namedAlone(ds) ? ds.named : finishDeclSpec(ds, DeclContext::File);
   if (tok_.kind == Tok::Semi) {
     handleTagOnlyDecl(ds);
-    if (!(fast_paths && fastTagKeyword())) consume();
+    if (!(fast_paths && fastIdentToken())) consume();
     return;
   }
   if (ds.tag_defined) {
