@@ -819,6 +819,12 @@ private:
     uint32_t stamp = 0;
     uint32_t depth = 0;
     bool clean = false;
+    // A member named `name` of nesting depth `d` read by the fast path.
+    void add(Ident* name, uint32_t d) {
+      if (name->mark == stamp) clean = false;
+      name->mark = stamp;
+      depth = std::max(depth, d);
+    }
   };
   BodyState last_body_; // of the record body read last (parseRecordBody())
   bool fastMembers(BodyState& body);
@@ -952,9 +958,7 @@ private:
     bool incomplete_array = false;
     bool plain = width < 0 && !t.has_as && plainType(t.t, incomplete_array);
     if (incomplete_array) body.clean = false;
-    if (name->mark == body.stamp) body.clean = false;
-    name->mark = body.stamp;
-    body.depth = std::max(body.depth, depthOf(t.t));
+    body.add(name, depthOf(t.t));
     if (!plain || member_n_ == member_stack_.size())
       return addMember(t, name, at, width, nullptr, nullptr);
     writePlainMember(t.t, name, at);
@@ -2525,11 +2529,8 @@ bool Parser::fastMembers(BodyState& body) {
         if (const MemberMemo* e = memoFind(ms, key)) {
           if (e->plain && member_n_ < member_stack_.size()) {
             // addFastMember() with what the entry knows of the type.
-            Ident* name = e->name;
-            if (name->mark == body.stamp) body.clean = false;
-            name->mark = body.stamp;
-            body.depth = std::max<uint32_t>(body.depth, e->depth);
-            writePlainMember(e->type, name, loc(ms + e->name_off));
+            body.add(e->name, e->depth);
+            writePlainMember(e->type, e->name, loc(ms + e->name_off));
           } else {
             addFastMember(QType{e->type}, e->name, loc(ms + e->name_off), e->width, body);
           }
