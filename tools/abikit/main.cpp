@@ -112,7 +112,7 @@ bool mapInput(const std::string& path, size_t padding, PaddedInput& in) {
     size_t size = size_t(st.st_size);
     size_t page = size_t(::sysconf(_SC_PAGESIZE));
     size_t file_len = (size + page - 1) / page * page;
-    size_t length = (size + padding + page - 1) / page * page + page;
+    size_t length = (size + padding + page - 1) / page * page;
     void* base = ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ok = base != MAP_FAILED;
     if (ok) {
