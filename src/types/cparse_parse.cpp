@@ -954,14 +954,17 @@ private:
   // A member read by fastMembers() (no attributes, no _Alignas, a name): what addMember() does
   // for it, with the usual case (a complete object type, not a bit-field) written here, and the
   // body's duplicate-name marks, incomplete-array flag and depth kept up to date.
-  void addFastMember(const QType& t, Ident* name, const Loc& at, int32_t width, BodyState& body) {
+  // Returns whether the member is of the kind written in place (when there is room).
+  bool addFastMember(const QType& t, Ident* name, const Loc& at, int32_t width, BodyState& body) {
     bool incomplete_array = false;
     bool plain = width < 0 && !t.has_as && plainType(t.t, incomplete_array);
     if (incomplete_array) body.clean = false;
     body.add(name, depthOf(t.t));
-    if (!plain || member_n_ == member_stack_.size())
-      return addMember(t, name, at, width, nullptr, nullptr);
-    writePlainMember(t.t, name, at);
+    if (plain && member_n_ < member_stack_.size())
+      writePlainMember(t.t, name, at);
+    else
+      addMember(t, name, at, width, nullptr, nullptr);
+    return plain;
   }
   // A member type addMember() has nothing to check or change in: a complete object type that is
   // not an array of unknown size (`incomplete_array` tells that one).
@@ -2668,7 +2671,7 @@ bool Parser::fastMembers(BodyState& body) {
           c.count = uint64_t(count);
           applyArray(t, c, name, DeclContext::Member);
         }
-        addFastMember(t, name, loc(name_at), width, body);
+        bool plain = addFastMember(t, name, loc(name_at), width, body);
         semi = p;
         semi_line = line;
         semi_ls = ls;
@@ -2683,8 +2686,7 @@ bool Parser::fastMembers(BodyState& body) {
           e.width = width;
           e.len = uint8_t(key.len);
           e.name_off = uint8_t(name_at - ms) & 0x7F; // < 31
-          bool incomplete_array = false;
-          e.plain = width < 0 && plainType(t.t, incomplete_array);
+          e.plain = plain;
           e.depth = uint16_t(depthOf(t.t));
         }
       }
