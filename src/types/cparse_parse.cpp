@@ -485,6 +485,9 @@ struct TagSym {
   RecordDecl* rd = nullptr;
   EnumDecl* ed = nullptr;
   const Type* type = nullptr; // the RecordType or EnumType
+  // A record's: the pointer to it (address space 0), made with it, so that a member
+  // `struct TAG *NAME;` needs nothing from the record itself (see fastMembers()).
+  const Type* pointer = nullptr;
   Loc loc;
 };
 
@@ -2248,6 +2251,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
     TagSym* ts = newTag();
     ts->rd = rd;
     ts->type = type;
+    ts->pointer = ctx_.pointerTo(type, 0);
   }
   auto applyRecordAttrs = [&](const AttrList& list, bool allow) {
     for (const Attr& a : list) {
@@ -2566,6 +2570,7 @@ bool Parser::fastMembers(BodyState& body) {
       };
       // The specifiers.
       QType base;
+      const TagSym* tag_sym = nullptr; // `struct TAG`, `union TAG`, `enum TAG`
       switch (Kw(first->keyword)) {
       case kKwNone: {
         Symbol* s = lookup(first);
@@ -2585,6 +2590,7 @@ bool Parser::fastMembers(BodyState& body) {
                             : first->keyword == kKwUnion ? TagSym::Union
                                                          : TagSym::Enum;
         if (!ts || ts->kind != want) goto done;
+        tag_sym = ts;
         base = QType{ts->type};
         note(first, kIdMemoMacro);
         note(tag, kIdMemoMacro | kIdMemoBind);
@@ -2660,6 +2666,21 @@ bool Parser::fastMembers(BodyState& body) {
         }
         if (*p != ';') goto done;
 
+        // A pointer to a record, `struct TAG *NAME;`: applyPointer() with the pointer made with
+        // the tag, and what addFastMember() does for a pointer. Not kept in the memo: such texts
+        // seldom repeat (the tags differ), and this is about as fast as a hit.
+        if (tag_sym && tag_sym->pointer && nstars == 1 && !open && width < 0 &&
+            member_n_ < member_stack_.size()) {
+          uint32_t depth = depthOf(tag_sym->type) + 1;
+          checkDepth(depth, loc(stars[0]));
+          setDepth(tag_sym->pointer, depth);
+          body.add(name, depth);
+          writePlainMember(tag_sym->pointer, name, loc(name_at));
+          semi = p;
+          semi_line = line;
+          semi_ls = ls;
+          goto next;
+        }
         // The member: the same steps as parseMember() (buildType(), then addMember()).
         QType t = base;
         for (unsigned i = 0; i < nstars; ++i) applyPointer(t, loc(stars[i]));

@@ -8,6 +8,7 @@
 #include "abikit/diag.h"
 #include "abikit/layout.h"
 
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <random>
 #include <string>
@@ -269,6 +270,38 @@ TEST(CParseFastPath, AgreesWithTheGeneralParser) {
   // Both sides of the generator are exercised.
   EXPECT_GT(accepted, 600);
   EXPECT_GT(rejected, 600);
+}
+
+// The nesting depth of a type is seen only where it passes the limit: chains of records that
+// point to each other reach it at the same record with both parsers (a record one level deeper
+// than its deepest member, a pointer one deeper than its pointee), whichever way each member is
+// read (`struct S *p;` alone, after another member, with an array, twice in a record).
+TEST(CParseFastPath, DepthLimitAtTheSameRecord) {
+  TargetOptions o;
+  o.triple = "riscv64-unknown-elf";
+  Target target = resolveTarget(o);
+  const char* const steps[] = {
+      "struct S%d { struct S%d *p; };\n",    "struct S%d { int x; struct S%d *p; };\n",
+      "struct S%d { struct S%d *p[2]; };\n", "struct S%d { struct S%d *p; struct S%2$d *q; };\n",
+      "struct S%d { struct S%d **p; };\n",
+  };
+  // S0 is 1 deep, and each step adds 2 (3 with an array or a second '*'): where the first type
+  // deeper than 400 is made.
+  const int first_bad[] = {200, 200, 134, 200, 134};
+  for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); ++k) {
+    std::string text = "struct S0 { int x; };\n";
+    char buf[128];
+    for (int i = 1; i < 300; ++i) {
+      std::snprintf(buf, sizeof buf, steps[k], i, i - 1);
+      text += buf;
+    }
+    std::string fast = summary(target, Language::C, text, true);
+    std::string general = summary(target, Language::C, text, false);
+    EXPECT_EQ(fast, general) << steps[k];
+    std::string at = "gen.h:" + std::to_string(first_bad[k] + 1) + ":";
+    EXPECT_NE(fast.find("type nested too deeply"), std::string::npos) << fast.substr(0, 300);
+    EXPECT_NE(fast.find(at), std::string::npos) << steps[k] << fast.substr(0, 300);
+  }
 }
 
 } // namespace
