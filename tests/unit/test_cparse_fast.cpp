@@ -281,8 +281,10 @@ TEST(CParseFastPath, DepthLimitAtTheSameRecord) {
   o.triple = "riscv64-unknown-elf";
   Target target = resolveTarget(o);
   const char* const steps[] = {
-      "struct S%d { struct S%d *p; };\n",    "struct S%d { int x; struct S%d *p; };\n",
-      "struct S%d { struct S%d *p[2]; };\n", "struct S%d { struct S%d *p; struct S%2$d *q; };\n",
+      "struct S%d { struct S%d *p; };\n",
+      "struct S%d { int x; struct S%d *p; };\n",
+      "struct S%d { struct S%d *p[2]; };\n",
+      "struct S%1$d { struct S%2$d *p; struct S%2$d *q; };\n",
       "struct S%d { struct S%d **p; };\n",
   };
   // S0 is 1 deep, and each step adds 2 (3 with an array or a second '*'): where the first type
