@@ -485,8 +485,8 @@ struct TagSym {
   RecordDecl* rd = nullptr;
   EnumDecl* ed = nullptr;
   const Type* type = nullptr; // the RecordType or EnumType
-  // A record's: the pointer to it (address space 0), made with it, so that a member
-  // `struct TAG *NAME;` needs nothing from the record itself (see fastMembers()).
+  // A record's: the pointer to it (address space 0), once a member `struct TAG *NAME;` has made
+  // it, so that the next one needs nothing from the record itself (see fastMembers()).
   const Type* pointer = nullptr;
   Loc loc;
 };
@@ -2251,7 +2251,6 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
     TagSym* ts = newTag();
     ts->rd = rd;
     ts->type = type;
-    ts->pointer = ctx_.pointerTo(type, 0);
   }
   auto applyRecordAttrs = [&](const AttrList& list, bool allow) {
     for (const Attr& a : list) {
@@ -2570,7 +2569,7 @@ bool Parser::fastMembers(BodyState& body) {
       };
       // The specifiers.
       QType base;
-      const TagSym* tag_sym = nullptr; // `struct TAG`, `union TAG`, `enum TAG`
+      TagSym* tag_sym = nullptr; // `struct TAG`, `union TAG`, `enum TAG`
       switch (Kw(first->keyword)) {
       case kKwNone: {
         Symbol* s = lookup(first);
@@ -2666,13 +2665,14 @@ bool Parser::fastMembers(BodyState& body) {
         }
         if (*p != ';') goto done;
 
-        // A pointer to a record, `struct TAG *NAME;`: applyPointer() with the pointer made with
+        // A pointer to a record, `struct TAG *NAME;`: applyPointer() with the pointer kept in
         // the tag, and what addFastMember() does for a pointer. Not kept in the memo: such texts
         // seldom repeat (the tags differ), and this is about as fast as a hit.
-        if (tag_sym && tag_sym->pointer && nstars == 1 && !open && width < 0 &&
+        if (tag_sym && tag_sym->rd && nstars == 1 && !open && width < 0 &&
             member_n_ < member_stack_.size()) {
           uint32_t depth = depthOf(tag_sym->type) + 1;
           checkDepth(depth, loc(stars[0]));
+          if (!tag_sym->pointer) tag_sym->pointer = ctx_.pointerTo(tag_sym->type, 0);
           setDepth(tag_sym->pointer, depth);
           body.add(name, depth);
           writePlainMember(tag_sym->pointer, name, loc(name_at));
