@@ -1034,6 +1034,12 @@ private:
       fail(at, "type nested too deeply (more than " + std::to_string(kMaxTypeDepth) +
                    " levels of arrays, pointers, typedefs, records and functions)");
   }
+  // The nesting depth of a pointer to `pointee` (checked against the limit).
+  uint32_t pointerDepth(const Type* pointee, const Loc& at) const {
+    uint32_t d = depthOf(pointee) + 1;
+    checkDepth(d, at);
+    return d;
+  }
   static void setDepth(const Type* t, uint32_t d) {
     if (d) t->unqualified->nesting = uint16_t(d); // d <= kMaxTypeDepth (checkDepth)
   }
@@ -2670,8 +2676,7 @@ bool Parser::fastMembers(BodyState& body) {
         // seldom repeat (the tags differ), and this is about as fast as a hit.
         if (tag_sym && tag_sym->rd && nstars == 1 && !open && width < 0 &&
             member_n_ < member_stack_.size()) {
-          uint32_t depth = depthOf(tag_sym->type) + 1;
-          checkDepth(depth, loc(stars[0]));
+          uint32_t depth = pointerDepth(tag_sym->type, loc(stars[0]));
           if (!tag_sym->pointer) tag_sym->pointer = ctx_.pointerTo(tag_sym->type, 0);
           setDepth(tag_sym->pointer, depth);
           body.add(name, depth);
@@ -3701,8 +3706,7 @@ void Parser::applyPointer(QType& t, const Chunk& c) {
 
 // A '*' at `at` without qualifiers or address space applied to `t`.
 void Parser::applyPointer(QType& t, const Loc& at) {
-  uint32_t depth = depthOf(t.t) + 1;
-  checkDepth(depth, at);
+  uint32_t depth = pointerDepth(t.t, at);
   t.t = pointerTo(t.t, t.has_as ? t.as : 0);
   setDepth(t.t, depth);
   t.has_as = false;
