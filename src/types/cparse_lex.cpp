@@ -254,16 +254,6 @@ void Lexer::commit(const char* from, const char* to) {
     if (*p == '\n') newline(p + 1);
 }
 
-namespace {
-struct CommentStopTable {
-  bool c[256] = {};
-  constexpr CommentStopTable() {
-    c[unsigned('\n')] = c[unsigned('*')] = c[unsigned('\\')] = c[0] = true;
-  }
-};
-constexpr CommentStopTable kCommentStop;
-} // namespace
-
 bool Lexer::skipSpace(uint8_t& flags) {
   const char* p = cur_;
   for (;;) {
@@ -302,7 +292,7 @@ bool Lexer::skipSpace(uint8_t& flags) {
         bool closed = false;
         for (;;) {
           // Only '\n', '*', '\\' and NUL need a look (the NUL after the buffer ends the scan).
-          while (!kCommentStop.c[static_cast<unsigned char>(*p)]) ++p;
+          p = findCommentStop(p);
           if (p >= end_) break;
           char d = *p++;
           if (d == '\n') {

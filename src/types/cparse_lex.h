@@ -6,6 +6,7 @@
 // bindings hang off the Ident, so no string is hashed twice.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -448,6 +449,28 @@ inline void Lexer::lex(Token& t) {
   t.kind = Tok::Ident;
   t.len = uint32_t(n);
   t.ident = idents_.lookupPadded(start, n);
+}
+
+/// The first byte from `p` on that is '\n', '*', '\\' or NUL: the bytes a block comment's scan
+/// must look at. `p` lies in a padded buffer (kLexPadding readable bytes after its end, the first
+/// a NUL) at or before its end; the bytes are read eight at a time, never past that padding (the
+/// scan stops at the NUL).
+[[gnu::always_inline]] inline const char* findCommentStop(const char* p) {
+  constexpr uint64_t k01 = 0x0101010101010101ull, k7f = 0x7F7F7F7F7F7F7F7Full;
+  // The top bit of each byte of x that is zero (exact for every byte: no borrow between them).
+  auto zeros = [](uint64_t x) { return ~(((x & k7f) + k7f) | x | k7f); };
+  for (;;) {
+    uint64_t w = IdentTable::load8(p);
+    uint64_t m =
+        zeros(w) | zeros(w ^ (k01 * '\n')) | zeros(w ^ (k01 * '*')) | zeros(w ^ (k01 * '\\'));
+    if (m) {
+      if constexpr (std::endian::native == std::endian::little)
+        return p + (std::countr_zero(m) >> 3);
+      else
+        return p + (std::countl_zero(m) >> 3);
+    }
+    p += 8;
+  }
 }
 
 /// The identifier at `p` in a padded buffer, as Lexer::lex() reads it, with `p` moved past it;

@@ -2440,10 +2440,17 @@ inline const char* Parser::skipGap(const char* p, uint32_t& lines, const char*& 
       flags = kTokAtLineStart;
     } else if (*p == '/' && p[1] == '*') {
       const char* q = p + 2;
-      while (!(q[0] == '*' && q[1] == '/')) {
-        if (*q == '\0' || *q == '\\') return nullptr;
-        if (*q == '\n') ++lines, ls = q + 1;
-        ++q;
+      for (;;) {
+        q = findCommentStop(q);
+        if (*q == '*') {
+          if (q[1] == '/') break;
+          ++q;
+        } else if (*q == '\n') {
+          ++lines;
+          ls = ++q;
+        } else {
+          return nullptr; // a NUL or a splice
+        }
       }
       p = q + 2;
       flags |= kTokLeadingSpace;

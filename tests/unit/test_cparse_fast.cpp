@@ -306,4 +306,67 @@ TEST(CParseFastPath, DepthLimitAtTheSameRecord) {
   }
 }
 
+// Block comments are scanned eight bytes at a time for the bytes that matter ('*', newline,
+// backslash, NUL): comments of every length up to 40 with those bytes at every offset, between
+// members (the fast path) and before a record (the lexer). The member after the comment must be
+// where the text says (line and column counted here), and an unterminated comment is reported
+// at its start, with and without the fast paths.
+TEST(CParseFastPath, BlockCommentsOfEveryShape) {
+  TargetOptions o;
+  o.triple = "riscv64-unknown-elf";
+  Target target = resolveTarget(o);
+  std::mt19937 rng(7);
+  const char alphabet[] = {'a', 'a', 'a', '*', '*', '/', '\n', ' '};
+  int checked = 0;
+  for (int len = 0; len <= 40; ++len) {
+    for (int rep = 0; rep < 12; ++rep) {
+      std::string body;
+      for (int i = 0; i < len; ++i) {
+        char c = alphabet[std::uniform_int_distribution<int>(0, 7)(rng)];
+        if (c == '/' && !body.empty() && body.back() == '*') c = 'a'; // no early "*/"
+        body += c;
+      }
+      if (!body.empty() && body.back() == '*' && rep % 2) body.back() = 'a';
+      for (int where = 0; where < 2; ++where) {
+        // where 0: between two members; 1: before the record, on its own line.
+        std::string head =
+            where ? "/*" + body + "*/\nstruct C {\n  int a;" : "struct C {\n  int a;";
+        std::string text = head + (where ? " " : " /*" + body + "*/") + " int b;\n};\n";
+        // The expected position of `b` (a field is located at its name).
+        size_t at = text.find(" int b;") + 5; // the name
+        unsigned line = 1, col = 1;
+        for (size_t i = 0; i < at; ++i) {
+          if (text[i] == '\n')
+            ++line, col = 1;
+          else
+            ++col;
+        }
+        std::string fast = summary(target, Language::C, text, true);
+        std::string general = summary(target, Language::C, text, false);
+        ASSERT_EQ(fast, general) << text;
+        std::string want = "b int " + std::to_string(line) + ":" + std::to_string(col) + " ";
+        ASSERT_NE(fast.find(want), std::string::npos) << text << "\n" << fast;
+        // Cut after the comment's body: unterminated, reported where it opens.
+        std::string open = text.substr(0, text.find("/*") + 2 + body.size());
+        size_t open_at = open.find("/*");
+        unsigned oline = 1, ocol = 1;
+        for (size_t i = 0; i < open_at; ++i) {
+          if (open[i] == '\n')
+            ++oline, ocol = 1;
+          else
+            ++ocol;
+        }
+        for (bool f : {true, false}) {
+          std::string cut = summary(target, Language::C, open, f);
+          std::string where_at = "gen.h:" + std::to_string(oline) + ":" + std::to_string(ocol) +
+                                 ": error: unterminated /* comment";
+          ASSERT_NE(cut.find(where_at), std::string::npos) << open << "\n" << cut;
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 41 * 12 * 2);
+}
+
 } // namespace
