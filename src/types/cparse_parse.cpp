@@ -749,7 +749,7 @@ private:
   }
   void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
   void parseRecordBody(RecordDecl* rd, const Loc& open);
-  bool fastTagHead(Ident*& name, Loc& name_loc);
+  [[gnu::always_inline]] inline bool fastTagHead(Ident*& name, Loc& name_loc);
   bool fastTypedefTag();
   // The byte-level paths' shared steps: the lexer they may read from (the preprocessor's own,
   // with no lookahead pending; null otherwise), and the previous and current tokens set as
@@ -834,6 +834,7 @@ private:
   [[gnu::always_inline]] static inline const char* skipGap(const char* p, uint32_t& lines,
                                                            const char*& ls, uint8_t& flags);
   bool fastIdentToken();
+  bool fastSemiToken();
   // The member memo: what fastMembers() made of a member's text (its bytes from the first
   // identifier up to the ';', on one line), kept so that the same text read again becomes the
   // same member without being read token by token. An entry is used only in the
@@ -2412,7 +2413,7 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
     }
     parseMember(rd);
   }
-  consume(); // }
+  if (!(fast_paths && fastSemiToken())) consume(); // }
   rd->fields =
       FieldList(member_stack_.begin() + ptrdiff_t(base),
                 member_stack_.begin() + ptrdiff_t(member_n_), DeclAllocator<FieldDecl>(&ctx_));
@@ -2777,6 +2778,27 @@ bool Parser::fastIdentToken() {
   setPrevToken(tok_.loc, tok_.len, tok_.kind);
   lx->skipTo(p, lines, ls);
   setByteToken(Tok::Ident, start, uint32_t(p - start), flags, id, lx->locAt(start));
+  return true;
+}
+
+// The next token when it is a ';' on the same line, after blanks only (the one after a record's
+// '}'): made from the bytes as consume() would make it. Anything else is left to consume():
+// false, nothing changed.
+bool Parser::fastSemiToken() {
+  using namespace lexchars;
+  Lexer* lx = idleDirectLexer();
+  if (!lx) return false;
+  const char* p = lx->cur();
+  uint8_t flags = 0;
+  if (classOf(p) & kSpace) {
+    do ++p;
+    while (classOf(p) & kSpace);
+    flags = kTokLeadingSpace;
+  }
+  if (*p != ';') return false;
+  setPrevToken(tok_.loc, tok_.len, tok_.kind);
+  lx->skipTo(p + 1);
+  setByteToken(Tok::Semi, p, 1, flags, nullptr, lx->locAt(p));
   return true;
 }
 
