@@ -317,6 +317,17 @@ TEST(CParseFastPath, BlockCommentsOfEveryShape) {
   Target target = resolveTarget(o);
   std::mt19937 rng(7);
   const char alphabet[] = {'a', 'a', 'a', '*', '*', '/', '\n', ' '};
+  // "LINE:COL" of byte `at` of `text`, counted here.
+  auto lineCol = [](const std::string& text, size_t at) {
+    unsigned line = 1, col = 1;
+    for (size_t i = 0; i < at; ++i) {
+      if (text[i] == '\n')
+        ++line, col = 1;
+      else
+        ++col;
+    }
+    return std::to_string(line) + ":" + std::to_string(col);
+  };
   int checked = 0;
   for (int len = 0; len <= 40; ++len) {
     for (int rep = 0; rep < 12; ++rep) {
@@ -333,33 +344,18 @@ TEST(CParseFastPath, BlockCommentsOfEveryShape) {
             where ? "/*" + body + "*/\nstruct C {\n  int a;" : "struct C {\n  int a;";
         std::string text = head + (where ? " " : " /*" + body + "*/") + " int b;\n};\n";
         // The expected position of `b` (a field is located at its name).
-        size_t at = text.find(" int b;") + 5; // the name
-        unsigned line = 1, col = 1;
-        for (size_t i = 0; i < at; ++i) {
-          if (text[i] == '\n')
-            ++line, col = 1;
-          else
-            ++col;
-        }
+        const std::string b_at = lineCol(text, text.find(" int b;") + 5);
         std::string fast = summary(target, Language::C, text, true);
         std::string general = summary(target, Language::C, text, false);
         ASSERT_EQ(fast, general) << text;
-        std::string want = "b int " + std::to_string(line) + ":" + std::to_string(col) + " ";
+        std::string want = "b int " + b_at + " ";
         ASSERT_NE(fast.find(want), std::string::npos) << text << "\n" << fast;
         // Cut after the comment's body: unterminated, reported where it opens.
         std::string open = text.substr(0, text.find("/*") + 2 + body.size());
-        size_t open_at = open.find("/*");
-        unsigned oline = 1, ocol = 1;
-        for (size_t i = 0; i < open_at; ++i) {
-          if (open[i] == '\n')
-            ++oline, ocol = 1;
-          else
-            ++ocol;
-        }
+        const std::string open_at = lineCol(open, open.find("/*"));
         for (bool f : {true, false}) {
           std::string cut = summary(target, Language::C, open, f);
-          std::string where_at = "gen.h:" + std::to_string(oline) + ":" + std::to_string(ocol) +
-                                 ": error: unterminated /* comment";
+          std::string where_at = "gen.h:" + open_at + ": error: unterminated /* comment";
           ASSERT_NE(cut.find(where_at), std::string::npos) << open << "\n" << cut;
         }
         ++checked;
