@@ -277,6 +277,11 @@ inline constexpr CharTable kChars;
 inline uint8_t classOf(const char* p) {
   return kChars.c[static_cast<unsigned char>(*p)];
 }
+/// The first byte after the blanks (spaces, tabs, form feeds, ...) at `p`.
+[[gnu::always_inline]] inline const char* skipBlanks(const char* p) {
+  while (classOf(p) & kSpace) ++p;
+  return p;
+}
 
 // Punctuators that are always one character (no longer token starts with them).
 struct SingleTable {

@@ -833,6 +833,14 @@ private:
   bool fastMembers(BodyState& body);
   [[gnu::always_inline]] static inline const char* skipGap(const char* p, uint32_t& lines,
                                                            const char*& ls, uint8_t& flags);
+  // The first byte after the blanks (spaces, tabs, ...) at `p`; `flags` takes kTokLeadingSpace
+  // if there were any, as the lexer marks the token there.
+  [[gnu::always_inline]] static const char* skipBlanks(const char* p, uint8_t& flags) {
+    using namespace lexchars;
+    if (!(classOf(p) & kSpace)) return p; // the usual case first
+    flags |= kTokLeadingSpace;
+    return lexchars::skipBlanks(p + 1);
+  }
   bool fastIdentToken();
   bool fastSemiToken();
   // The member memo: what fastMembers() made of a member's text (its bytes from the first
@@ -857,7 +865,7 @@ private:
   std::vector<MemberMemo> memo_;
   struct MemoKey {
     uint32_t hash = 0;
-    uint32_t len = 0; // 0: the text has no key (no ';' in 63 bytes, a NUL, ...)
+    uint32_t len = 0; // 0: the text has no key (no ';' in its first 32 bytes, too near the end)
   };
   static MemoKey memberKey(const char* s, const char* end);
   const MemberMemo* memoFind(const char* s, const MemoKey& key) const;
@@ -2304,20 +2312,17 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
 // Anything else (an attribute, a newline, a comment, a splice, a macro, no body) is left to the
 // general code: returns false with nothing changed.
 bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
-  using namespace lexchars;
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
-  const char* p = lx->cur();
-  if (!(classOf(p) & kSpace)) return false;
-  do ++p;
-  while (classOf(p) & kSpace);
+  uint8_t name_flags = 0;
+  const char* p = skipBlanks(lx->cur(), name_flags);
+  if (!name_flags) return false; // the keyword and the name run together, or a newline
   const char* start = p;
   Ident* id = scanIdentifier(p, ids_);
   if (!id || id->keyword != kKwNone || id->macro) return false;
   const size_t n = size_t(p - start);
-  const char* brace = p;
   uint8_t brace_flags = 0;
-  while (classOf(brace) & kSpace) ++brace, brace_flags = kTokLeadingSpace;
+  const char* brace = skipBlanks(p, brace_flags);
   if (*brace != '{') return false;
   name = id;
   name_loc = lx->locAt(start);
@@ -2335,15 +2340,13 @@ bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
 // else (a comment, a newline, a splice, a macro, an attribute, a pointer, a tag not declared or
 // of another kind, no ';') is left to the general code: returns false with nothing changed.
 bool Parser::fastTypedefTag() {
-  using namespace lexchars;
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
   const char* p = lx->cur();
-  auto blanks = [&]() {
-    if (!(classOf(p) & kSpace)) return false;
-    do ++p;
-    while (classOf(p) & kSpace);
-    return true;
+  auto blanks = [&]() { // at least one
+    uint8_t flags = 0;
+    p = skipBlanks(p, flags);
+    return flags != 0;
   };
   if (!blanks()) return false;
   const char* kw_at = p;
@@ -2356,7 +2359,7 @@ bool Parser::fastTypedefTag() {
   if (!name || name->keyword != kKwNone || name->macro) return false;
   const size_t name_len = size_t(p - name_at);
   uint8_t semi_flags = 0;
-  if (blanks()) semi_flags = kTokLeadingSpace;
+  p = skipBlanks(p, semi_flags);
   if (*p != ';') return false;
   TagSym* prev = lookupTag(tag);
   if (!prev || prev->kind != (kw == id_struct_ ? TagSym::Struct : TagSym::Union)) return false;
@@ -2428,13 +2431,8 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
 // end of the text), with `lines`, `ls` and `flags` unspecified.
 inline const char* Parser::skipGap(const char* p, uint32_t& lines, const char*& ls,
                                    uint8_t& flags) {
-  using namespace lexchars;
   for (;;) {
-    if (classOf(p) & kSpace) {
-      do ++p;
-      while (classOf(p) & kSpace);
-      flags |= kTokLeadingSpace;
-    }
+    p = skipBlanks(p, flags);
     if (*p == '\n') {
       ++lines;
       ls = ++p;
@@ -2486,10 +2484,7 @@ bool Parser::fastMembers(BodyState& body) {
   using namespace lexchars;
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
-  auto blanks = [&](const char* q) {
-    while (classOf(q) & kSpace) ++q;
-    return q;
-  };
+  auto blanks = [](const char* q) { return lexchars::skipBlanks(q); };
   auto ident = [&](const char*& q) { return scanIdentifier(q, ids_); };
   // A decimal int constant without suffix (what literalNumber() makes an int of), or -1.
   auto number = [&](const char*& q) -> int64_t {
@@ -2785,16 +2780,10 @@ bool Parser::fastIdentToken() {
 // '}'): made from the bytes as consume() would make it. Anything else is left to consume():
 // false, nothing changed.
 bool Parser::fastSemiToken() {
-  using namespace lexchars;
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
-  const char* p = lx->cur();
   uint8_t flags = 0;
-  if (classOf(p) & kSpace) {
-    do ++p;
-    while (classOf(p) & kSpace);
-    flags = kTokLeadingSpace;
-  }
+  const char* p = skipBlanks(lx->cur(), flags);
   if (*p != ';') return false;
   setPrevToken(tok_.loc, tok_.len, tok_.kind);
   lx->skipTo(p + 1);

@@ -879,8 +879,7 @@ void Preprocessor::finishDirective() {
   if (f.lexer.in_directive) {
     // The usual end, blanks and a newline: the lexer stops before the newline, as lexing the
     // end of the directive would leave it.
-    const char* p = f.lexer.cur();
-    while (lexchars::kChars.c[static_cast<unsigned char>(*p)] & lexchars::kSpace) ++p;
+    const char* p = lexchars::skipBlanks(f.lexer.cur());
     if (*p == '\n' && p < f.lexer.end()) {
       f.lexer.skipTo(p);
       f.lexer.in_directive = false;
