@@ -143,13 +143,38 @@ std::string stdintHeader(const DataModel& d) {
 }
 
 std::string stddefHeader(const DataModel& d, Language lang) {
-  std::string o = "#ifndef __ABIKIT_STDDEF_H\n#define __ABIKIT_STDDEF_H\n";
-  if (lang != Language::OpenCL) {
-    // OpenCL has size_t and ptrdiff_t built in (see the prelude).
-    o += "typedef " + std::string(intKindName(d.ptrdiff_type)) + " ptrdiff_t;\n";
-    o += "typedef " + std::string(intKindName(d.size_type)) + " size_t;\n";
-    o += "typedef " + std::string(intKindName(d.wchar_type)) + " wchar_t;\n";
-  }
+  // clang's protocol, which C libraries rely on: a header that defines __need_size_t,
+  // __need_ptrdiff_t, __need_wchar_t, __need_NULL or __need_wint_t before including <stddef.h>
+  // gets only those (and may include it again for more); without any, everything except wint_t
+  // (only on request), once. The guards are clang's (_SIZE_T, ...): C libraries test them.
+  std::string o =
+      "#if !defined(__STDDEF_H) || defined(__need_ptrdiff_t) || defined(__need_size_t) || "
+      "defined(__need_wchar_t) || defined(__need_NULL) || defined(__need_wint_t)\n"
+      "#if !defined(__need_ptrdiff_t) && !defined(__need_size_t) && !defined(__need_wchar_t) && "
+      "!defined(__need_NULL) && !defined(__need_wint_t)\n"
+      "#define __STDDEF_H\n#define __need_ptrdiff_t\n#define __need_size_t\n"
+      "#define __need_wchar_t\n#define __need_NULL\n#define __need_STDDEF_H_misc\n#endif\n";
+  auto item = [&](const char* need, const char* guard, const std::string& decl) {
+    o += std::string("#ifdef ") + need + "\n";
+    if (!decl.empty())
+      o += std::string("#ifndef ") + guard + "\n#define " + guard + "\n" + decl + "#endif\n";
+    o += std::string("#undef ") + need + "\n#endif\n";
+  };
+  // OpenCL has size_t and ptrdiff_t built in (see the prelude).
+  bool cl = lang == Language::OpenCL;
+  item("__need_ptrdiff_t", "_PTRDIFF_T",
+       cl ? "" : "typedef " + std::string(intKindName(d.ptrdiff_type)) + " ptrdiff_t;\n");
+  item("__need_size_t", "_SIZE_T",
+       cl ? "" : "typedef " + std::string(intKindName(d.size_type)) + " size_t;\n");
+  // rsize_t (C11 Annex K) only when asked for.
+  o += "#if defined(__need_STDDEF_H_misc) && defined(__STDC_WANT_LIB_EXT1__) && "
+       "__STDC_WANT_LIB_EXT1__ >= 1 && !defined(_RSIZE_T)\n#define _RSIZE_T\ntypedef " +
+       std::string(intKindName(d.size_type)) + " rsize_t;\n#endif\n";
+  item("__need_wchar_t", "_WCHAR_T",
+       cl ? "" : "typedef " + std::string(intKindName(d.wchar_type)) + " wchar_t;\n");
+  o += "#ifdef __need_NULL\n#undef NULL\n#define NULL ((void*)0)\n#undef __need_NULL\n#endif\n";
+  o += "#ifdef __need_STDDEF_H_misc\n#ifndef __CLANG_MAX_ALIGN_T_DEFINED\n"
+       "#define __CLANG_MAX_ALIGN_T_DEFINED\n";
   // clang's definition: the members carry __alignof__ (the preferred alignment).
   unsigned ll = preferredAlign(d.of(IntKind::LongLong), true);
   unsigned ld = d.of(FloatKind::LongDouble).align;
@@ -158,42 +183,49 @@ std::string stddefHeader(const DataModel& d, Language lang) {
   if (d.of(FloatKind::LongDouble).supported())
     o += "  long double __clang_max_align_nonce2 __attribute__((__aligned__(" + std::to_string(ld) +
          ")));\n";
-  o += "} max_align_t;\n";
-  o += "#define NULL ((void*)0)\n";
-  o += "#define offsetof(t, d) __builtin_offsetof(t, d)\n";
+  o += "} max_align_t;\n#endif\n";
+  o += "#define offsetof(t, d) __builtin_offsetof(t, d)\n#undef __need_STDDEF_H_misc\n#endif\n";
+  item("__need_wint_t", "_WINT_T",
+       "typedef " + std::string(intKindName(d.wint_type)) + " wint_t;\n");
   o += "#endif\n";
   return o;
 }
 
 std::string limitsHeader(const DataModel& d) {
+  // As clang's: a C library's <limits.h> that includes this one with #include_next may have
+  // defined some of these already; the values here replace them, MB_LEN_MAX excepted.
   std::string o = "#ifndef __ABIKIT_LIMITS_H\n#define __ABIKIT_LIMITS_H\n";
-  addLine(o, "CHAR_BIT", "8");
-  addLine(o, "MB_LEN_MAX", "1");
-  addLine(o, "SCHAR_MAX", maxOf(IntKind::SChar, d));
-  addLine(o, "SCHAR_MIN", minOf(IntKind::SChar, d));
-  addLine(o, "UCHAR_MAX", maxOf(IntKind::UChar, d));
+  o += "#ifndef MB_LEN_MAX\n#define MB_LEN_MAX 1\n#endif\n";
+  auto def = [&o](const std::string& a, const std::string& b) {
+    o += "#undef " + a + "\n";
+    addLine(o, a, b);
+  };
+  def("CHAR_BIT", "8");
+  def("SCHAR_MAX", maxOf(IntKind::SChar, d));
+  def("SCHAR_MIN", minOf(IntKind::SChar, d));
+  def("UCHAR_MAX", maxOf(IntKind::UChar, d));
   if (d.char_signed) {
-    addLine(o, "CHAR_MAX", "SCHAR_MAX");
-    addLine(o, "CHAR_MIN", "SCHAR_MIN");
+    def("CHAR_MAX", "SCHAR_MAX");
+    def("CHAR_MIN", "SCHAR_MIN");
   } else {
-    addLine(o, "CHAR_MAX", "UCHAR_MAX");
-    addLine(o, "CHAR_MIN", "0");
+    def("CHAR_MAX", "UCHAR_MAX");
+    def("CHAR_MIN", "0");
   }
-  addLine(o, "SHRT_MAX", maxOf(IntKind::Short, d));
-  addLine(o, "SHRT_MIN", minOf(IntKind::Short, d));
-  addLine(o, "USHRT_MAX", maxOf(IntKind::UShort, d));
-  addLine(o, "INT_MAX", maxOf(IntKind::Int, d));
-  addLine(o, "INT_MIN", minOf(IntKind::Int, d));
-  addLine(o, "UINT_MAX", maxOf(IntKind::UInt, d));
-  addLine(o, "LONG_MAX", maxOf(IntKind::Long, d));
-  addLine(o, "LONG_MIN", minOf(IntKind::Long, d));
-  addLine(o, "ULONG_MAX", maxOf(IntKind::ULong, d));
-  addLine(o, "LLONG_MAX", maxOf(IntKind::LongLong, d));
-  addLine(o, "LLONG_MIN", minOf(IntKind::LongLong, d));
-  addLine(o, "ULLONG_MAX", maxOf(IntKind::ULongLong, d));
-  addLine(o, "LONG_LONG_MAX", "LLONG_MAX");
-  addLine(o, "LONG_LONG_MIN", "LLONG_MIN");
-  addLine(o, "ULONG_LONG_MAX", "ULLONG_MAX");
+  def("SHRT_MAX", maxOf(IntKind::Short, d));
+  def("SHRT_MIN", minOf(IntKind::Short, d));
+  def("USHRT_MAX", maxOf(IntKind::UShort, d));
+  def("INT_MAX", maxOf(IntKind::Int, d));
+  def("INT_MIN", minOf(IntKind::Int, d));
+  def("UINT_MAX", maxOf(IntKind::UInt, d));
+  def("LONG_MAX", maxOf(IntKind::Long, d));
+  def("LONG_MIN", minOf(IntKind::Long, d));
+  def("ULONG_MAX", maxOf(IntKind::ULong, d));
+  def("LLONG_MAX", maxOf(IntKind::LongLong, d));
+  def("LLONG_MIN", minOf(IntKind::LongLong, d));
+  def("ULLONG_MAX", maxOf(IntKind::ULongLong, d));
+  def("LONG_LONG_MAX", "LLONG_MAX");
+  def("LONG_LONG_MIN", "LLONG_MIN");
+  def("ULONG_LONG_MAX", "ULLONG_MAX");
   o += "#endif\n";
   return o;
 }
@@ -285,14 +317,16 @@ bool builtinHeaderText(const TypeContext& ctx, std::string_view name, std::strin
           "_Alignas\n#define alignof _Alignof\n#define __alignas_is_defined 1\n#define "
           "__alignof_is_defined 1\n#endif\n";
   } else if (name == "stdarg.h") {
-    out = "#ifndef __ABIKIT_STDARG_H\n#define __ABIKIT_STDARG_H\n"
-          "typedef __builtin_va_list va_list;\n"
-          "typedef __builtin_va_list __gnuc_va_list;\n"
-          "#define __GNUC_VA_LIST 1\n"
+    // clang's guards: C libraries test _VA_LIST and __GNUC_VA_LIST.
+    out = "#ifndef __STDARG_H\n#define __STDARG_H\n"
+          "#ifndef _VA_LIST\ntypedef __builtin_va_list va_list;\n#define _VA_LIST\n#endif\n"
           "#define va_start(ap, param) __builtin_va_start(ap, param)\n"
           "#define va_end(ap) __builtin_va_end(ap)\n"
           "#define va_arg(ap, type) __builtin_va_arg(ap, type)\n"
+          "#define __va_copy(d, s) __builtin_va_copy(d, s)\n"
           "#define va_copy(dest, src) __builtin_va_copy(dest, src)\n"
+          "#ifndef __GNUC_VA_LIST\n#define __GNUC_VA_LIST 1\n"
+          "typedef __builtin_va_list __gnuc_va_list;\n#endif\n"
           "#endif\n";
   } else if (name == "limits.h") {
     out = limitsHeader(d);

@@ -1165,18 +1165,21 @@ int Preprocessor::findInclude(std::string_view name, bool angled, bool next_sear
       if (b >= 0) return b;
     }
   }
-  if (angled && !next_search) {
-    int b = builtinHeader(n);
-    if (b >= 0) {
-      builtin = true;
-      return b;
-    }
-  }
   for (size_t i = size_t(start); i < options_.include_dirs.size(); ++i) {
     const std::string& dir = options_.include_dirs[i];
     std::string p = dir.empty() ? n : (dir.back() == '/' ? dir + n : dir + "/" + n);
     int b = loadFile(p, int(i));
     if (b >= 0) return b;
+  }
+  // The built-in headers come last, where clang's own headers are: a C library's <stdint.h> or
+  // <limits.h> in an -I directory is the one used, and its #include_next reaches ours. Nothing
+  // comes after them.
+  if (!(next_search && cur.builtin)) {
+    int b = builtinHeader(n);
+    if (b >= 0) {
+      builtin = true;
+      return b;
+    }
   }
   return -1;
 }

@@ -287,21 +287,77 @@ TEST(Preprocessor, IncludeRelativeToTheIncludingFile) {
   EXPECT_EQ(tu.records[1]->name, "A");
 }
 
-TEST(Preprocessor, IncludeSearchesIncludeDirsAndAngledUsesBuiltinsFirst) {
+TEST(Preprocessor, IncludeSearchesIncludeDirsThenTheBuiltinHeaders) {
+  // As clang: the -I directories first, then the built-in headers (clang's own directory).
   TempDir dir;
   dir.write("sys/x.h", "struct X { int v; };\n");
-  dir.write("sys/stdint.h", "#error the built-in stdint.h comes first\n");
+  dir.write("sys/stdint.h", "typedef long int64_t;\ntypedef short from_the_library;\n");
   ParseOptions o;
   o.include_dirs = {dir.file("sys")};
-  Parsed p =
-      parse("#include <x.h>\n#include \"x2.h\"\n#include <stdint.h>\nstruct Y { int64_t w; };\n",
-            "riscv64-unknown-elf", Language::C, [&] {
-              dir.write("sys/x2.h", "struct X2 { int v; };\n");
-              return o;
-            }());
+  Parsed p = parse("#include <x.h>\n#include \"x2.h\"\n#include <stdint.h>\n#include "
+                   "<stddef.h>\n#include \"stdbool.h\"\n"
+                   "struct Y { int64_t w; from_the_library l; size_t s; bool b; };\n",
+                   "riscv64-unknown-elf", Language::C, [&] {
+                     dir.write("sys/x2.h", "struct X2 { int v; };\n");
+                     return o;
+                   }());
   EXPECT_NE(p.field("X", "v"), nullptr);
   EXPECT_NE(p.field("X2", "v"), nullptr);
   EXPECT_EQ(p.fieldType("Y", "w"), "int64_t");
+  EXPECT_EQ(typeName(stripTypedefs(p.field("Y", "w")->type), *p.ctx), "long");
+  EXPECT_EQ(p.fieldType("Y", "l"), "from_the_library");
+  EXPECT_EQ(p.fieldType("Y", "s"), "size_t"); // built in: not in the directory
+  EXPECT_EQ(p.fieldType("Y", "b"), "_Bool");  // a quoted include reaches them too
+}
+
+TEST(Preprocessor, IncludeNextReachesTheBuiltinHeaders) {
+  // A C library's <limits.h> that includes the compiler's with #include_next (glibc, newlib and
+  // picolibc do): the built-in one's values replace the library's, MB_LEN_MAX excepted.
+  TempDir dir;
+  dir.write("libc/limits.h", "#define INT_MAX 5\n#define MB_LEN_MAX 4\n#define PATH_MAX 64\n"
+                             "#include_next <limits.h>\n");
+  dir.write("libc/mine.h", "#if __has_include_next(<stdint.h>)\n#include_next <stdint.h>\n#endif\n"
+                           "#if __has_include_next(<nothing.h>)\n#error no such header\n#endif\n");
+  ParseOptions o;
+  o.include_dirs = {dir.file("libc")};
+  Parsed p = parse("#include <limits.h>\n#include <mine.h>\n"
+                   "struct L { char a[INT_MAX == 2147483647]; char b[MB_LEN_MAX]; "
+                   "char c[PATH_MAX]; uint8_t d; };\n",
+                   "riscv64-unknown-elf", Language::C, o);
+  EXPECT_EQ(p.offsetOf("L", "b"), 1u);
+  EXPECT_EQ(p.offsetOf("L", "c"), 5u);
+  EXPECT_EQ(p.offsetOf("L", "d"), 69u);
+  EXPECT_EQ(p.fieldType("L", "d"), "uint8_t");
+}
+
+TEST(Preprocessor, StddefNeedMacrosAsClang) {
+  // __need_size_t and friends ask for one piece (C libraries include <stddef.h> so); wint_t
+  // comes only when asked for; the full header can still be included afterwards.
+  Parsed p = parse("#define __need_size_t\n#define __need_wint_t\n#include <stddef.h>\n"
+                   "#ifdef __need_size_t\n#error not undefined\n#endif\n"
+                   "#ifdef NULL\n#error NULL not asked for\n#endif\n"
+                   "struct A { size_t s; wint_t w; };\n"
+                   "#include <stddef.h>\n#include <stddef.h>\n"
+                   "struct B { ptrdiff_t p; wchar_t c; max_align_t m; char n[sizeof(NULL) == 8]; "
+                   "char o[offsetof(struct A, w)]; };\n",
+                   "riscv64-unknown-elf");
+  EXPECT_EQ(p.fieldType("A", "s"), "size_t");
+  EXPECT_EQ(p.fieldType("A", "w"), "wint_t");
+  EXPECT_EQ(typeName(stripTypedefs(p.field("A", "w")->type), *p.ctx), "unsigned int");
+  EXPECT_EQ(p.fieldType("B", "p"), "ptrdiff_t");
+  EXPECT_EQ(p.sizeOf("B"), 64u); // p, c, max_align_t at 16 (32 bytes), n and o (9 bytes) at 48
+  EXPECT_EQ(errorLine("#include <stddef.h>\nstruct A { wint_t w; };\n"),
+            "test.h:2:12: error: unknown type name 'wint_t'");
+  EXPECT_EQ(errorLine("#define __need_size_t\n#include <stddef.h>\nstruct A { ptrdiff_t p; };\n"),
+            "test.h:3:12: error: unknown type name 'ptrdiff_t'");
+  // clang's guards: a library that defined the type itself says so with them.
+  Parsed q =
+      parse("typedef int wint_t;\n#define _WINT_T\ntypedef char *va_list;\n#define _VA_LIST\n"
+            "#define __need_wint_t\n#include <stddef.h>\n#include <stdarg.h>\n"
+            "struct C { wint_t w; va_list v; __gnuc_va_list g; };\n",
+            "riscv64-unknown-elf");
+  EXPECT_EQ(typeName(stripTypedefs(q.field("C", "w")->type), *q.ctx), "int");
+  EXPECT_EQ(typeName(stripTypedefs(q.field("C", "v")->type), *q.ctx), "char *");
 }
 
 TEST(Preprocessor, IncludeNext) {
