@@ -2148,13 +2148,16 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   Loc name_loc = kw_loc;
   if (!(fast_paths && kw != kKwEnum && fastTagHead(name, name_loc))) {
     consume();
+    // Attributes between the keyword and the name (or the body) are the type's. Attributes
+    // after the name are not: they belong to the declaration specifiers, and apply to what is
+    // declared (`typedef struct S __attribute__((aligned(16))) T;` aligns T, not S), as with
+    // clang and GCC; a body after them is an error there too.
     parseAttributes(attrs);
     if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) {
       name = tok_.ident;
       name_loc = tok_.loc;
       consume();
     }
-    parseAttributes(attrs);
   }
   ds.tag_decl = true;
   ds.base = DeclSpec::Named;

@@ -1,8 +1,9 @@
 // The C front-end on real headers: the Linux UAPI headers installed on this machine
-// (/usr/include/linux/*.h) and the C library headers of picolibc for RISC-V (Debian's
-// picolibc-riscv64-unknown-elf, /usr/lib/picolibc/riscv64-unknown-elf/include: <stdio.h>,
-// <sys/types.h>, ... which include <stddef.h> with __need_size_t, their own <stdint.h> and
-// <limits.h>, and the compiler's through #include_next). Each header that clang-14 accepts on
+// (/usr/include/linux/*.h), and two C libraries for RISC-V: picolibc (Debian's
+// picolibc-riscv64-unknown-elf, /usr/lib/picolibc/riscv64-unknown-elf/include) and glibc
+// (libc6-dev-riscv64-cross, /usr/riscv64-linux-gnu/include): <stdio.h>, <sys/types.h>, ...,
+// which include <stddef.h> with __need_size_t, their own <stdint.h> and <limits.h>, and the
+// compiler's through #include_next. Each header that clang-14 accepts on
 // its own for the target is parsed by abikit; every record, enum and object typedef it declares
 // becomes static assertions (sizeof, _Alignof, and offsetof of every named non-bit-field member,
 // members of anonymous members included) that clang-14 must accept for the same target. Headers
@@ -53,14 +54,16 @@ HeaderSet uapiHeaders() {
 }
 
 constexpr const char* kPicolibcIncludes = "/usr/lib/picolibc/riscv64-unknown-elf/include";
+constexpr const char* kGlibcRiscv64Includes = "/usr/riscv64-linux-gnu/include";
 
-HeaderSet picolibcHeaders() {
-  HeaderSet set{"picolibc", {}, {kPicolibcIncludes}};
+// Every header under `root`, which is the one -I directory.
+HeaderSet treeHeaders(const std::string& name, const std::string& root) {
+  HeaderSet set{name, {}, {root}};
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(kPicolibcIncludes, ec);
+  for (auto it = fs::recursive_directory_iterator(root, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
     if (it->is_regular_file() && it->path().extension() == ".h")
-      set.headers.push_back(fs::relative(it->path(), kPicolibcIncludes).generic_string());
+      set.headers.push_back(fs::relative(it->path(), root).generic_string());
   std::sort(set.headers.begin(), set.headers.end());
   return set;
 }
@@ -233,11 +236,11 @@ void checkUapi(const std::string& triple) {
   checkTarget(uapiHeaders(), triple);
 }
 
-void checkPicolibc(const std::string& triple) {
-  if (!fs::is_directory(kPicolibcIncludes))
-    GTEST_SKIP() << "no picolibc headers in " << kPicolibcIncludes
-                 << " (Debian: picolibc-riscv64-unknown-elf)";
-  checkTarget(picolibcHeaders(), triple);
+void checkLibrary(const std::string& name, const char* root, const char* package,
+                  const std::string& triple) {
+  if (!fs::is_directory(root))
+    GTEST_SKIP() << "no " << name << " headers in " << root << " (Debian: " << package << ")";
+  checkTarget(treeHeaders(name, root), triple);
 }
 
 } // namespace
@@ -251,9 +254,17 @@ TEST(UapiHeaders, Riscv32MatchesClang) {
 }
 
 TEST(PicolibcHeaders, Riscv64MatchesClang) {
-  checkPicolibc("riscv64-unknown-elf");
+  checkLibrary("picolibc", kPicolibcIncludes, "picolibc-riscv64-unknown-elf",
+               "riscv64-unknown-elf");
 }
 
 TEST(PicolibcHeaders, Riscv32MatchesClang) {
-  checkPicolibc("riscv32-unknown-elf");
+  checkLibrary("picolibc", kPicolibcIncludes, "picolibc-riscv64-unknown-elf",
+               "riscv32-unknown-elf");
+}
+
+// glibc's headers for riscv64 Linux (lp64d: <gnu/stubs.h> has no other ABI's stubs).
+TEST(GlibcHeaders, Riscv64LinuxMatchesClang) {
+  checkLibrary("glibc", kGlibcRiscv64Includes, "libc6-dev-riscv64-cross",
+               "riscv64-unknown-linux-gnu");
 }

@@ -571,6 +571,47 @@ struct E { char c; T16 t; };
   EXPECT_EQ(p.sizeOf("E"), 32u);
 }
 
+TEST(CParse, AttributesAfterATagNameBelongToTheDeclaration) {
+  // As clang and GCC: after `struct S` (no body) an attribute is one of the declaration
+  // specifiers and applies to what is declared (linux/virtio_ring.h's vring_desc_t); S itself
+  // keeps its alignment. Between the keyword and the name it is the record's.
+  Parsed p = parse(R"C(
+struct X { long long a; };
+typedef struct X __attribute__((aligned(16))) TB;
+union U { int i; };
+typedef union U __attribute__((aligned(32))) TE;
+enum F { F0 };
+typedef enum F __attribute__((aligned(16))) TF;
+struct Z;
+struct Z __attribute__((aligned(16))) *zp;
+struct Z { int a; };
+struct V;
+struct V __attribute__((aligned(16)));
+struct V { int a; };
+struct __attribute__((aligned(16))) W;
+struct W { int a; };
+struct S { char c; struct X __attribute__((aligned(16))) m; TB b; TE e; TF f;
+           enum F __attribute__((packed)) p; };
+)C");
+  EXPECT_EQ(p.typedefNamed("TB")->aligned, 16u);
+  EXPECT_EQ(p.typedefNamed("TE")->aligned, 32u);
+  EXPECT_EQ(p.typedefNamed("TF")->aligned, 16u);
+  EXPECT_EQ(p.alignOf("X"), 8u);
+  EXPECT_EQ(p.alignOf("U"), 4u);
+  EXPECT_EQ(p.alignOf("Z"), 4u);
+  EXPECT_EQ(p.alignOf("V"), 4u); // ignored (clang warns)
+  EXPECT_EQ(p.alignOf("W"), 16u);
+  EXPECT_EQ(p.field("S", "m")->aligned, 16u);
+  EXPECT_EQ(p.offsetOf("S", "m"), 16u);
+  EXPECT_EQ(p.offsetOf("S", "b"), 32u);
+  EXPECT_EQ(p.offsetOf("S", "e"), 64u);
+  EXPECT_EQ(p.offsetOf("S", "f"), 80u);
+  EXPECT_EQ(p.offsetOf("S", "p"), 84u); // a packed member: no alignment, enum F keeps 4 bytes
+  EXPECT_EQ(p.sizeOf("S"), 96u);
+  EXPECT_EQ(errorLine("struct Y __attribute__((aligned(16))) { int a; };\n"),
+            "test.h:1:39: error: expected an identifier or '(', found '{'");
+}
+
 TEST(CParse, AlignmentErrors) {
   EXPECT_EQ(
       errorLine("struct S { _Alignas(2) int x; };\n"),
