@@ -2814,29 +2814,39 @@ inline uint64_t loadLE8(const char* p) {
 // A NUL or any other byte may be in it: only texts the fast path has read are in the memo.
 Parser::MemoKey Parser::memberKey(const char* s, const char* end) {
   if (end - s < 24) return {};
+  // No branch depends on the text's length (member texts of varying lengths in turn would be
+  // mispredicted): the bytes after the text are masked off.
   uint32_t semis;
+  uint64_t w[3];
 #if defined(__SSE2__)
   const __m128i semi = _mm_set1_epi8(';');
   __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
   __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16));
   semis = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, semi))) |
           uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, semi))) << 16;
+  uint32_t len = uint32_t(std::countr_zero(semis | (uint32_t(1) << 31))); // 31: no key
+  const __m128i n = _mm_set1_epi8(char(len));
+  lo = _mm_and_si128(
+      lo, _mm_cmpgt_epi8(n, _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
+  hi = _mm_and_si128(hi, _mm_cmpgt_epi8(n, _mm_setr_epi8(16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+                                                         27, 28, 29, 30, 31)));
+  w[0] = uint64_t(_mm_cvtsi128_si64(lo));
+  w[1] = uint64_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(lo, lo)));
+  w[2] = uint64_t(_mm_cvtsi128_si64(hi));
 #else
   semis = 0;
   for (unsigned i = 0; i < 32; ++i) semis |= uint32_t(s[i] == ';') << i;
+  uint32_t len = uint32_t(std::countr_zero(semis | (uint32_t(1) << 31)));
+  for (uint32_t k = 0; k < 3; ++k) {
+    // The bytes of word k (bytes 8k to 8k + 7) that are in the text.
+    uint32_t in = std::clamp<int32_t>(int32_t(len) - int32_t(8 * k), 0, 8);
+    w[k] = in ? loadLE8(s + 8 * k) & (~uint64_t(0) >> (64 - 8 * in)) : 0;
+  }
 #endif
-  if (!semis) return {};
-  uint32_t len = uint32_t(std::countr_zero(semis));
-  if (len == 0) return {};
-  // The bytes of word k (bytes 8k to 8k + 7) that are in the text.
-  auto keep = [len](uint32_t k) -> uint64_t {
-    if (len >= 8 * k + 8) return ~uint64_t(0);
-    if (len <= 8 * k) return 0;
-    return (uint64_t(1) << (8 * (len - 8 * k))) - 1;
-  };
-  uint64_t h = ((loadLE8(s) & keep(0)) ^ len) * 0x9E3779B97F4A7C15ull;
-  h ^= (loadLE8(s + 8) & keep(1)) * 0xC4CEB9FE1A85EC53ull;
-  h ^= (loadLE8(s + 16) & keep(2)) * 0xFF51AFD7ED558CCDull;
+  if (len == 0 || !semis) return {};
+  uint64_t h = (w[0] ^ len) * 0x9E3779B97F4A7C15ull;
+  h ^= w[1] * 0xC4CEB9FE1A85EC53ull;
+  h ^= w[2] * 0xFF51AFD7ED558CCDull;
   h ^= h >> 32;
   h *= 0xFF51AFD7ED558CCDull;
   h ^= h >> 29;
