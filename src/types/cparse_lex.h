@@ -14,6 +14,9 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace abikit::detail {
 
@@ -283,6 +286,33 @@ inline uint8_t classOf(const char* p) {
   return p;
 }
 
+/// The first byte at or after `p` that cannot continue an identifier (letters, digits, `_`, `$`,
+/// bytes from 0x80: kIdCont). `p` lies in a padded buffer (kLexPadding readable bytes after its
+/// end, the first a NUL). Eight bytes are classified at once, so that the end of an identifier
+/// is not a branch per byte whose exit depends on the name's length; the scalar loop where
+/// SSE2 is not there.
+[[gnu::always_inline]] inline const char* skipIdentCont(const char* p) {
+#if defined(__SSE2__)
+  for (;;) {
+    // Eight bytes (never past the padding: the NUL stops the scan before its end).
+    __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+    __m128i a = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+    __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    __m128i in = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(25)), a),
+                              _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
+    in = _mm_or_si128(in, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')),
+                                       _mm_cmpeq_epi8(v, _mm_set1_epi8('$'))));
+    in = _mm_or_si128(in, _mm_cmplt_epi8(v, _mm_setzero_si128())); // 0x80 and above
+    unsigned stop = ~unsigned(_mm_movemask_epi8(in)) & 0xFF;
+    if (stop) return p + std::countr_zero(stop);
+    p += 8;
+  }
+#else
+  while (kChars.c[static_cast<unsigned char>(*p)] & kIdCont) ++p;
+  return p;
+#endif
+}
+
 // Punctuators that are always one character (no longer token starts with them).
 struct SingleTable {
   Tok k[256] = {};
@@ -425,8 +455,7 @@ inline void Lexer::lex(Token& t) {
   }
   const char* start = p;
   if (ident) {
-    ++p;
-    while (kChars.c[static_cast<unsigned char>(*p)] & kIdCont) ++p;
+    p = skipIdentCont(p + 1);
     if (*p == '\\' && p < end_) {
       cur_ = start;
       lexSlow(t, flags); // a line splice may continue the identifier
@@ -485,8 +514,7 @@ inline void Lexer::lex(Token& t) {
   using namespace lexchars;
   const char* start = p;
   if (!(kChars.c[static_cast<unsigned char>(*p)] & kIdStart)) return nullptr;
-  ++p;
-  while (kChars.c[static_cast<unsigned char>(*p)] & kIdCont) ++p;
+  p = skipIdentCont(p + 1);
   if (*p == '\\' || *p == '\'' || *p == '"') return nullptr;
   return ids.lookupPadded(start, size_t(p - start));
 }
