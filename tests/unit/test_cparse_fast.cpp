@@ -365,4 +365,40 @@ TEST(CParseFastPath, BlockCommentsOfEveryShape) {
   EXPECT_EQ(checked, 41 * 12 * 2);
 }
 
+// Identifiers end where eight bytes classified at once say (skipIdentCont): names of every length
+// up to 40 built from every kind of identifier byte (letters, digits, '_', '$', bytes from 0x80)
+// and ended by every other byte that can follow a member name, as record tags, typedef names
+// and member names, read by the lexer and by the fast path. The names must come out whole.
+TEST(CParseFastPath, IdentifiersOfEveryLengthAndByte) {
+  TargetOptions o;
+  o.triple = "riscv64-unknown-elf";
+  Target target = resolveTarget(o);
+  std::mt19937 rng(11);
+  std::string inner = "azAZ09_$";
+  for (int c = 0x80; c <= 0xFF; ++c) inner += char(c);
+  const char* const ends[] = {";", " ;", "\t;", "[2];", ":3;", "/**/;", "\n;", "\f;"};
+  int checked = 0;
+  for (int len = 1; len <= 40; ++len) {
+    for (int rep = 0; rep < 4; ++rep) {
+      std::string name = "n";
+      while (int(name.size()) < len)
+        name += inner[std::uniform_int_distribution<size_t>(0, inner.size() - 1)(rng)];
+      for (const char* end : ends) {
+        std::string text = "typedef int t" + name + ";\nstruct s" + name + " {\n  t" + name + " " +
+                           name + end + "\n  int z;\n};\n";
+        std::string fast = summary(target, Language::C, text, true);
+        ASSERT_EQ(fast, summary(target, Language::C, text, false)) << text;
+        // The record, then the member: its name, then its type (t<name>, maybe with [2]).
+        std::string want = "struct s" + name + " 2:8\n" + name + " t" + name;
+        size_t at = fast.find(want);
+        ASSERT_NE(at, std::string::npos) << text << "\n" << fast;
+        char after = fast[at + want.size()];
+        ASSERT_TRUE(after == ' ' || after == '[') << text << "\n" << fast;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 40 * 4 * 8);
+}
+
 } // namespace
