@@ -2794,6 +2794,7 @@ bool Parser::fastSemiToken() {
   return true;
 }
 
+#if !defined(__SSE2__)
 namespace {
 // Eight bytes as a little-endian word: the first byte in memory is the lowest.
 inline uint64_t loadLE8(const char* p) {
@@ -2807,6 +2808,7 @@ inline uint64_t loadLE8(const char* p) {
   return w;
 }
 } // namespace
+#endif
 
 // The key of the member text at `s`: its bytes up to the first ';', which must be one of the
 // next 32 bytes (read at once: `s` is at least 24 bytes before the end of the text, which is
