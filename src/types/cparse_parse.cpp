@@ -2826,7 +2826,8 @@ Parser::MemoKey Parser::memberKey(const char* s, const char* end) {
   __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16));
   semis = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, semi))) |
           uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, semi))) << 16;
-  uint32_t len = uint32_t(std::countr_zero(semis | (uint32_t(1) << 31))); // 31: no key
+  // Without a ";" len is 31 here, and there is no key (below).
+  uint32_t len = uint32_t(std::countr_zero(semis | (uint32_t(1) << 31)));
   const __m128i n = _mm_set1_epi8(char(len));
   lo = _mm_and_si128(
       lo, _mm_cmpgt_epi8(n, _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
