@@ -609,8 +609,8 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   for (const auto& [name, value] : target.macros) refine(name, value);
   for (const LanguageMacro& lm : target.language_macros)
     if (lm.lang == lang) refine(lm.name, lm.value);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // In the order made (deterministic; not sorted: every CLI run defines these, and sorting
+  // them cost a third of the instructions of a run on a small header).
   return out;
 }
 
