@@ -157,6 +157,9 @@ struct RecordDecl {
   uint32_t id = 0;               // dense index within its TypeContext (for side tables)
   std::string_view name;         // tag; empty if anonymous
   std::string_view typedef_name; // typedef that names an anonymous record, if any
+  /// That typedef's type: C code names the record through it, and `_Alignof` of it gives the
+  /// typedef's alignment (an aligned attribute on the typedef replaces the record's).
+  const Type* typedef_type = nullptr;
   bool is_union = false;
   bool complete = false; // has a body
   bool packed = false;   // __attribute__((packed)) on the record

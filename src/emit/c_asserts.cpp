@@ -114,7 +114,10 @@ std::string layoutCAsserts(const LayoutEngine& layout, std::span<const RecordDec
     const RecordLayout& rl = layout.of(*rd);
     w.out += "\n/* " + top + " */\n";
     w.check("sizeof(" + top + ")", rl.size);
-    w.check(std::string(sp.alignof_kw) + "(" + top + ")", rl.align);
+    // Named by its typedef, the record has the typedef's alignment in C.
+    uint64_t align =
+        rd->name.empty() && rd->typedef_type ? layout.of(rd->typedef_type).align : rl.align;
+    w.check(std::string(sp.alignof_kw) + "(" + top + ")", align);
     w.members(top, *rd, 0);
   }
   return std::move(w.out);

@@ -4083,6 +4083,7 @@ void Parser::declareTypedef(DeclSpec& ds, QType t, Declarator& d) {
   if (ds.record && ds.tag_defined && ds.record->name.empty() && ds.record->typedef_name.empty() &&
       t.t == ctx_.recordType(ds.record)) {
     ds.record->typedef_name = td->name;
+    ds.record->typedef_type = s->type.t;
     auto it = std::find(pending_anon_.begin(), pending_anon_.end(), ds.record);
     if (it != pending_anon_.end()) {
       pending_anon_.erase(it);

@@ -234,6 +234,26 @@ TEST(LayoutWriters, OpenClAndCudaSpellings) {
   }
 }
 
+// A record named only by a typedef is named in C through the typedef, whose aligned attribute
+// replaces the record's alignment (higher or lower): the assertion says the typedef's.
+TEST(LayoutWriters, CAssertsOfARecordNamedByAnAlignedTypedef) {
+  TargetOptions o;
+  o.triple = "riscv64-unknown-elf";
+  Target t = resolveTarget(o);
+  TypeContext ctx(t, Language::C);
+  LayoutEngine eng(ctx);
+  TranslationUnit tu = parseSource(ctx, eng, "x",
+                                   "typedef struct { int a; } T16 __attribute__((aligned(16)));\n"
+                                   "typedef struct { long l; } T2 __attribute__((aligned(2)));\n"
+                                   "typedef struct { char c; } T1;\n",
+                                   ParseOptions{});
+  std::string c = layoutCAsserts(eng, tu.records, "");
+  EXPECT_NE(c.find("_Alignof(T16) == 16,"), std::string::npos) << c;
+  EXPECT_NE(c.find("_Alignof(T2) == 2,"), std::string::npos) << c;
+  EXPECT_NE(c.find("_Alignof(T1) == 1,"), std::string::npos) << c;
+  EXPECT_NE(c.find("sizeof(T16) == 4,"), std::string::npos) << c;
+}
+
 TEST(LayoutWriters, JsonEscapesNames) {
   TargetOptions o;
   o.triple = "dpu-upmem-dpurte";
