@@ -3,14 +3,16 @@
 // picolibc-riscv64-unknown-elf, /usr/lib/picolibc/riscv64-unknown-elf/include) and glibc
 // (libc6-dev-riscv64-cross, /usr/riscv64-linux-gnu/include): <stdio.h>, <sys/types.h>, ...,
 // which include <stddef.h> with __need_size_t, their own <stdint.h> and <limits.h>, and the
-// compiler's through #include_next. Each header that clang-14 accepts on
-// its own for the target is parsed by abikit; every record, enum and object typedef it declares
-// becomes static assertions (sizeof, _Alignof, and offsetof of every named non-bit-field member,
-// members of anonymous members included) that clang-14 must accept for the same target. Headers
-// are sampled (ABIKIT_DIFF_COUNT, default 120 per set; tests/differential/run --count 1000 covers
+// compiler's through #include_next. Each header that clang-14 accepts on its own for the target
+// is parsed by abikit; its records become the static assertions of `abikit layout
+// --emit-c-asserts` (sizeof, alignment, offsetof and size of every named non-bit-field member,
+// members of anonymous members included), its named enums and object typedefs assertions of
+// their size and alignment, and clang-14 must accept them all for the same target. Headers are
+// sampled (ABIKIT_DIFF_COUNT, default 120 per set; tests/differential/run --count 5000 covers
 // all of them).
 #include "abikit/cparse.h"
 #include "abikit/diag.h"
+#include "abikit/emit.h"
 #include "abikit/layout.h"
 #include "oracle.h"
 
@@ -84,44 +86,6 @@ std::vector<std::string> clangArgs(const std::string& triple,
   return a;
 }
 
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-// How C code names a record: "struct S", "union U" or its typedef name.
-std::string referenceName(const RecordDecl& rd) {
-  if (!rd.name.empty())
-    return std::string(rd.is_union ? "union " : "struct ") + std::string(rd.name);
-  return std::string(rd.typedef_name);
-}
-
-void memberAsserts(const LayoutEngine& layout, const RecordDecl& rd, const std::string& ref,
-                   uint64_t base_bits, const std::string& what, std::ostringstream& out,
-                   size_t& n) {
-  const RecordLayout& rl = layout.of(rd);
-  for (size_t i = 0; i < rd.fields.size(); ++i) {
-    const FieldDecl& f = rd.fields[i];
-    uint64_t bits = base_bits + rl.fields[i].bit_offset;
-    if (f.isBitField()) continue;
-    if (f.name.empty()) {
-      if (auto* rt = dyn<RecordType>(stripTypedefs(f.type)))
-        memberAsserts(layout, *rt->decl, ref, bits, what, out, n);
-      continue;
-    }
-    out << "_Static_assert(__builtin_offsetof(" << ref << ", " << f.name << ") == " << bits / 8
-        << ", "
-        << quote(what + ": offsetof(" + ref + ", " + std::string(f.name) +
-                 ") == " + std::to_string(bits / 8))
-        << ");\n";
-    ++n;
-  }
-}
-
 struct Generated {
   std::string text;
   size_t asserts = 0;
@@ -136,34 +100,15 @@ Generated generate(const std::string& header, const Target& target,
   options.include_dirs = dirs;
   std::string source = "#include <" + header + ">\n";
   TranslationUnit tu = parseSource(ctx, layout, "check.c", source, options);
+  // The records' checks as `abikit layout --emit-c-asserts` writes them (sizeof, alignment,
+  // offsetof and size of every named member), then the enums' and typedefs'.
   std::ostringstream out;
-  size_t n = 0;
-  for (const RecordDecl* rd : tu.records) {
-    std::string ref = referenceName(*rd);
-    const RecordLayout& rl = layout.of(*rd);
-    out << "_Static_assert(sizeof(" << ref << ") == " << rl.size << ", "
-        << quote(header + ": sizeof(" + ref + ") == " + std::to_string(rl.size)) << ");\n";
-    ++n;
-    // A record known only by a typedef with an aligned attribute: _Alignof sees the typedef's
-    // alignment (checked with the typedefs below), not the record's.
-    bool typedef_aligned = false;
-    if (rd->name.empty())
-      for (const TypedefDecl* td : tu.typedefs)
-        if (td->name == rd->typedef_name && td->aligned) typedef_aligned = true;
-    if (!typedef_aligned) {
-      out << "_Static_assert(_Alignof(" << ref << ") == " << rl.align << ", "
-          << quote(header + ": _Alignof(" + ref + ") == " + std::to_string(rl.align)) << ");\n";
-      ++n;
-    }
-    memberAsserts(layout, *rd, ref, 0, header, out, n);
-  }
+  out << layoutCAsserts(layout, tu.records, source);
   for (const EnumDecl* ed : tu.enums) {
     if (ed->name.empty() || !ed->complete) continue;
     TypeLayout l = layout.of(ctx.enumType(const_cast<EnumDecl*>(ed)));
     std::string ref = "enum " + std::string(ed->name);
-    out << "_Static_assert(sizeof(" << ref << ") == " << l.size << ", "
-        << quote(header + ": sizeof(" + ref + ") == " + std::to_string(l.size)) << ");\n";
-    ++n;
+    out << "_Static_assert(sizeof(" << ref << ") == " << l.size << ", \"\");\n";
   }
   for (const TypedefDecl* td : tu.typedefs) {
     const Type* c = stripTypedefs(td->underlying);
@@ -174,13 +119,14 @@ Generated generate(const std::string& header, const Target& target,
     TypeLayout l = layout.of(ctx.typedefType(const_cast<TypedefDecl*>(td)));
     std::string ref(td->name);
     out << "_Static_assert(sizeof(" << ref << ") == " << l.size << " && _Alignof(" << ref
-        << ") == " << l.align << ", "
-        << quote(header + ": sizeof/_Alignof(" + ref + ") == " + std::to_string(l.size) + "/" +
-                 std::to_string(l.align))
-        << ");\n";
-    ++n;
+        << ") == " << l.align << ", \"\");\n";
   }
-  return {out.str(), n};
+  std::string text = out.str();
+  size_t n = 0;
+  for (size_t at = text.find("_Static_assert("); at != std::string::npos;
+       at = text.find("_Static_assert(", at + 1))
+    ++n;
+  return {std::move(text), n};
 }
 
 void checkTarget(const HeaderSet& set, const std::string& triple) {
@@ -218,7 +164,7 @@ void checkTarget(const HeaderSet& set, const std::string& triple) {
     total_asserts += g.asserts;
     // Check each header's assertions on their own: headers that clang accepts alone may still
     // conflict with each other.
-    dir.write("check.c", "#include <" + h + ">\n" + g.text);
+    dir.write("check.c", g.text);
     std::vector<std::string> check = base;
     check.push_back(dir.file("check.c"));
     oracle::RunResult r = oracle::run(check);
