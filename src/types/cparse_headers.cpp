@@ -201,28 +201,21 @@ std::string limitsHeader(const DataModel& d) {
     addLine(o, a, b);
   };
   def("CHAR_BIT", "8");
-  def("SCHAR_MAX", maxOf(IntKind::SChar, d));
-  def("SCHAR_MIN", minOf(IntKind::SChar, d));
-  def("UCHAR_MAX", maxOf(IntKind::UChar, d));
-  if (d.char_signed) {
-    def("CHAR_MAX", "SCHAR_MAX");
-    def("CHAR_MIN", "SCHAR_MIN");
-  } else {
-    def("CHAR_MAX", "UCHAR_MAX");
-    def("CHAR_MIN", "0");
+  struct Limit {
+    const char* name;          // of the signed type's limits
+    const char* unsigned_name; // of the unsigned type's maximum
+    IntKind kind;
+  };
+  for (const Limit& l :
+       {Limit{"SCHAR", "UCHAR", IntKind::SChar}, Limit{"SHRT", "USHRT", IntKind::Short},
+        Limit{"INT", "UINT", IntKind::Int}, Limit{"LONG", "ULONG", IntKind::Long},
+        Limit{"LLONG", "ULLONG", IntKind::LongLong}}) {
+    def(std::string(l.name) + "_MAX", maxOf(l.kind, d));
+    def(std::string(l.name) + "_MIN", minOf(l.kind, d));
+    def(std::string(l.unsigned_name) + "_MAX", maxOf(unsignedIntKind(l.kind), d));
   }
-  def("SHRT_MAX", maxOf(IntKind::Short, d));
-  def("SHRT_MIN", minOf(IntKind::Short, d));
-  def("USHRT_MAX", maxOf(IntKind::UShort, d));
-  def("INT_MAX", maxOf(IntKind::Int, d));
-  def("INT_MIN", minOf(IntKind::Int, d));
-  def("UINT_MAX", maxOf(IntKind::UInt, d));
-  def("LONG_MAX", maxOf(IntKind::Long, d));
-  def("LONG_MIN", minOf(IntKind::Long, d));
-  def("ULONG_MAX", maxOf(IntKind::ULong, d));
-  def("LLONG_MAX", maxOf(IntKind::LongLong, d));
-  def("LLONG_MIN", minOf(IntKind::LongLong, d));
-  def("ULLONG_MAX", maxOf(IntKind::ULongLong, d));
+  def("CHAR_MAX", d.char_signed ? "SCHAR_MAX" : "UCHAR_MAX");
+  def("CHAR_MIN", d.char_signed ? "SCHAR_MIN" : "0");
   def("LONG_LONG_MAX", "LLONG_MAX");
   def("LONG_LONG_MIN", "LLONG_MIN");
   def("ULONG_LONG_MAX", "ULLONG_MAX");
