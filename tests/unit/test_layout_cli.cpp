@@ -4,6 +4,7 @@
 #include "abikit/cparse.h"
 #include "abikit/emit.h"
 #include "abikit/layout.h"
+#include "test_cparse_util.h"
 
 #include <array>
 #include <cstdio>
@@ -237,17 +238,11 @@ TEST(LayoutWriters, OpenClAndCudaSpellings) {
 // A record named only by a typedef is named in C through the typedef, whose aligned attribute
 // replaces the record's alignment (higher or lower): the assertion says the typedef's.
 TEST(LayoutWriters, CAssertsOfARecordNamedByAnAlignedTypedef) {
-  TargetOptions o;
-  o.triple = "riscv64-unknown-elf";
-  Target t = resolveTarget(o);
-  TypeContext ctx(t, Language::C);
-  LayoutEngine eng(ctx);
-  TranslationUnit tu = parseSource(ctx, eng, "x",
-                                   "typedef struct { int a; } T16 __attribute__((aligned(16)));\n"
-                                   "typedef struct { long l; } T2 __attribute__((aligned(2)));\n"
-                                   "typedef struct { char c; } T1;\n",
-                                   ParseOptions{});
-  std::string c = layoutCAsserts(eng, tu.records, "");
+  cparse_test::Parsed p =
+      cparse_test::parse("typedef struct { int a; } T16 __attribute__((aligned(16)));\n"
+                         "typedef struct { long l; } T2 __attribute__((aligned(2)));\n"
+                         "typedef struct { char c; } T1;\n");
+  std::string c = layoutCAsserts(*p.layout, p.tu.records, "");
   EXPECT_NE(c.find("_Alignof(T16) == 16,"), std::string::npos) << c;
   EXPECT_NE(c.find("_Alignof(T2) == 2,"), std::string::npos) << c;
   EXPECT_NE(c.find("_Alignof(T1) == 1,"), std::string::npos) << c;
