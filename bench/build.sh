@@ -12,5 +12,6 @@ bench_build() {
       -DABIKIT_BUILD_TESTS=OFF -DABIKIT_NATIVE=$native >/dev/null
   fi
   cmake --build "$dir" --target "$@" >/dev/null
-  echo "build: $dir ($(grep -E '^ABIKIT_NATIVE:BOOL=' "$dir/CMakeCache.txt" | sed 's/.*=/ABIKIT_NATIVE=/'))"
+  local cache=$dir/CMakeCache.txt
+  echo "build: $dir ($(sed -n 's/^ABIKIT_NATIVE:BOOL=/ABIKIT_NATIVE=/p' "$cache"))"
 }
