@@ -866,6 +866,13 @@ private:
   struct MemoKey {
     uint32_t hash = 0;
     uint32_t len = 0; // 0: the text has no key (no ';' in its first 32 bytes, too near the end)
+    // The text has the shape of `struct TAG *NAME;` or `union TAG *NAME;`: the keyword and a
+    // blank first, one '*', no '[' and no ':'. fastMembers() reads such a member without the
+    // memo and does not keep it there (the tags differ, the texts seldom repeat), so it does not
+    // look it up either: the lookup would load a line of the memo for nothing. (A shortcut only:
+    // a text of this shape that the fast path cannot read is read by the general path as it
+    // would be after a miss.)
+    bool tag_pointer = false;
   };
   static MemoKey memberKey(const char* s, const char* end);
   const MemberMemo* memoFind(const char* s, const MemoKey& key) const;
@@ -2543,7 +2550,7 @@ bool Parser::fastMembers(BodyState& body) {
     MemoKey key;
     if (ms && (classOf(ms) & kIdStart)) {
       key = memberKey(ms, end);
-      if (key.len) {
+      if (key.len && !key.tag_pointer) {
         if (const MemberMemo* e = memoFind(ms, key)) {
           if (e->plain && member_n_ < member_stack_.size()) {
             // addFastMember() with what the entry knows of the type.
@@ -2853,7 +2860,35 @@ Parser::MemoKey Parser::memberKey(const char* s, const char* end) {
   h ^= h >> 32;
   h *= 0xFF51AFD7ED558CCDull;
   h ^= h >> 29;
-  return {uint32_t(h), len};
+  MemoKey key{uint32_t(h), len};
+  // `struct` or `union` and a blank (the bytes after the text are 0 in w[0]).
+  constexpr auto word = [](const char* t, unsigned n) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; ++i) v |= uint64_t(uint8_t(t[i])) << (8 * i);
+    return v;
+  };
+  const uint64_t blank6 = w[0] >> 48 & 0xFF, blank5 = w[0] >> 40 & 0xFF;
+  if (((w[0] & 0xFFFFFFFFFFFF) == word("struct", 6) && (blank6 == ' ' || blank6 == '\t')) ||
+      ((w[0] & 0xFFFFFFFFFF) == word("union", 5) && (blank5 == ' ' || blank5 == '\t'))) {
+    uint32_t stars = 0, others = 0;
+#if defined(__SSE2__)
+    const __m128i star = _mm_set1_epi8('*'), open = _mm_set1_epi8('['), colon = _mm_set1_epi8(':');
+    stars = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, star))) |
+            uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, star))) << 16;
+    others = uint32_t(_mm_movemask_epi8(
+                 _mm_or_si128(_mm_cmpeq_epi8(lo, open), _mm_cmpeq_epi8(lo, colon)))) |
+             uint32_t(_mm_movemask_epi8(
+                 _mm_or_si128(_mm_cmpeq_epi8(hi, open), _mm_cmpeq_epi8(hi, colon))))
+                 << 16;
+#else
+    for (uint32_t i = 0; i < len; ++i) {
+      stars |= uint32_t(s[i] == '*') << i;
+      others |= uint32_t(s[i] == '[' || s[i] == ':') << i;
+    }
+#endif
+    key.tag_pointer = stars != 0 && (stars & (stars - 1)) == 0 && others == 0; // one '*'
+  }
+  return key;
 }
 
 // The entry the memo holds for the text at `s`, if it is the same text and was made in this
