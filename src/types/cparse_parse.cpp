@@ -2875,11 +2875,12 @@ Parser::MemoKey Parser::memberKey(const char* s, const char* end) {
     const __m128i star = _mm_set1_epi8('*'), open = _mm_set1_epi8('['), colon = _mm_set1_epi8(':');
     stars = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, star))) |
             uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, star))) << 16;
-    others = uint32_t(_mm_movemask_epi8(
-                 _mm_or_si128(_mm_cmpeq_epi8(lo, open), _mm_cmpeq_epi8(lo, colon)))) |
-             uint32_t(_mm_movemask_epi8(
-                 _mm_or_si128(_mm_cmpeq_epi8(hi, open), _mm_cmpeq_epi8(hi, colon))))
-                 << 16;
+    others =
+        uint32_t(
+            _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(lo, open), _mm_cmpeq_epi8(lo, colon)))) |
+        uint32_t(
+            _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(hi, open), _mm_cmpeq_epi8(hi, colon))))
+            << 16;
 #else
     for (uint32_t i = 0; i < len; ++i) {
       stars |= uint32_t(s[i] == '*') << i;
