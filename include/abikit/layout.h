@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <span>
 #include <vector>
 
 namespace abikit {
@@ -33,8 +35,10 @@ struct FieldLayout {
 struct RecordLayout {
   uint64_t size = 0;
   uint32_t align = 1;
-  uint64_t data_size = 0;          // bytes up to the end of the last field (before tail padding)
-  std::vector<FieldLayout> fields; // parallel to RecordDecl::fields
+  uint64_t data_size = 0; // bytes up to the end of the last field (before tail padding)
+  /// Parallel to RecordDecl::fields; the storage is the LayoutEngine's (it lives as long as
+  /// the engine, like the RecordLayout).
+  std::span<const FieldLayout> fields;
   bool has_flexible_array = false;
 };
 
@@ -72,6 +76,12 @@ private:
   mutable std::vector<uint8_t> in_progress_;
   mutable std::vector<CachedType> type_cache_;
   mutable size_t type_cache_used_ = 0;
+  // The fields of the cached layouts: blocks from which each record takes one run (no
+  // allocation per record).
+  FieldLayout* allocateFields(size_t n) const;
+  mutable std::vector<std::unique_ptr<FieldLayout[]>> field_blocks_;
+  mutable FieldLayout* field_next_ = nullptr;
+  mutable size_t field_left_ = 0;
 };
 
 } // namespace abikit

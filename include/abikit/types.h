@@ -90,6 +90,9 @@ struct FloatType : Type {
 struct PointerType : Type {
   const Type* pointee = nullptr;
   uint32_t address_space = 0; // LLVM address-space number of the pointee
+  /// The pointee is a function type (through typedefs and qualifiers): set by the TypeContext,
+  /// so that layout knows a pointer's size without loading its pointee.
+  bool to_function = false;
   PointerType() : Type(TypeKind::Pointer) {}
 };
 

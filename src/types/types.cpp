@@ -202,6 +202,7 @@ const PointerType* TypeContext::pointerTo(const Type* pointee, uint32_t as) {
   t->unqualified = t;
   t->pointee = pointee;
   t->address_space = as;
+  t->to_function = pointee && stripTypedefs(pointee)->kind == TypeKind::Function;
   interned_.insert(key.first, key.second, t);
   return t;
 }
@@ -306,6 +307,7 @@ const Type* TypeContext::qualified(const Type* t, uint8_t quals) {
     auto* s = static_cast<const PointerType*>(base);
     c->pointee = s->pointee;
     c->address_space = s->address_space;
+    c->to_function = s->to_function;
     copy = c;
     break;
   }

@@ -179,6 +179,28 @@ TEST(LayoutTypes, PointersTakeTheirAddressSpaceSize) {
   expectLayout(amd.eng.of(amd.ctx.pointerTo(amd.i(IntKind::Int), 5)), 4, 4);
 }
 
+TEST(LayoutTypes, PointersKnowWhetherTheyPointToAFunction) {
+  Fixture x("riscv64-unknown-elf", "rv64gc");
+  FunctionType* fn = x.ctx.createFunctionType();
+  fn->result = x.i(IntKind::Int);
+  TypedefDecl* td = x.ctx.createTypedef(x.ctx.intern("handler_t"), fn, SourceLoc{});
+  const Type* through_typedef =
+      x.ctx.qualified(x.ctx.typedefType(td), kQualConst); // const handler_t
+  auto* p = static_cast<const PointerType*>(x.ctx.pointerTo(fn, 0));
+  auto* q = static_cast<const PointerType*>(x.ctx.pointerTo(through_typedef, 0));
+  auto* r = static_cast<const PointerType*>(x.ctx.pointerTo(x.i(IntKind::Int), 0));
+  RecordDecl* rd = x.record("S", {});
+  auto* s = static_cast<const PointerType*>(x.ctx.pointerTo(x.ctx.recordType(rd), 0));
+  EXPECT_TRUE(p->to_function);
+  EXPECT_TRUE(q->to_function);
+  EXPECT_FALSE(r->to_function);
+  EXPECT_FALSE(s->to_function);
+  // A qualified pointer keeps it.
+  auto* cp = static_cast<const PointerType*>(x.ctx.qualified(p, kQualVolatile));
+  EXPECT_TRUE(cp->to_function);
+  expectLayout(x.eng.of(cp), 8, 8);
+}
+
 TEST(LayoutTypes, HugeArraysAreRejected) {
   Fixture x("dpu-upmem-dpurte"); // size_t is 32 bits
   EXPECT_NO_THROW(x.eng.of(x.ctx.arrayOf(x.i(IntKind::Char), 0xFFFFFFFFull)));
@@ -347,6 +369,39 @@ TEST(LayoutRecords, SelfContainingRecordsAreRejected) {
   // Nothing is left half-done: asking again gives the same answer, not a crash.
   EXPECT_NE(x.error(a).find("contains itself"), std::string::npos);
   EXPECT_NE(x.error(b).find("contains itself"), std::string::npos);
+}
+
+TEST(LayoutRecords, NestedRecordsLaidOutOnTheWayKeepTheirOwnFields) {
+  // Laying out `Outer` lays out `Inner` (its field's type) in the middle: each keeps its own
+  // run of field layouts. Many records, so that the engine's blocks of fields fill up.
+  Fixture x("riscv64-unknown-elf", "rv64gc");
+  std::vector<RecordDecl*> outers;
+  for (int k = 0; k < 3000; ++k) {
+    RecordDecl* inner =
+        x.record("Inner", {x.field("a", x.i(IntKind::Char)), x.field("b", x.i(IntKind::Long))});
+    outers.push_back(x.record("Outer", {x.field("c", x.i(IntKind::Short)),
+                                        x.field("in", x.ctx.recordType(inner)),
+                                        x.field("d", x.i(IntKind::Int))}));
+  }
+  RecordDecl* wide = x.record("Wide", {});
+  for (int k = 0; k < 5000; ++k) wide->fields.push_back(x.field("w", x.i(IntKind::Int)));
+  for (RecordDecl* o : outers) {
+    const RecordLayout& l = x.eng.of(*o);
+    ASSERT_EQ(l.fields.size(), 3u);
+    EXPECT_EQ(l.fields[0].bit_offset, 0u);
+    EXPECT_EQ(l.fields[1].bit_offset, 64u);
+    EXPECT_EQ(l.fields[1].size, 16u);
+    EXPECT_EQ(l.fields[2].bit_offset, 192u);
+    EXPECT_EQ(l.size, 32u);
+  }
+  const RecordLayout& w = x.eng.of(*wide);
+  ASSERT_EQ(w.fields.size(), 5000u);
+  EXPECT_EQ(w.fields[4999].bit_offset, 4999u * 32);
+  for (RecordDecl* o : outers) {
+    const RecordLayout& in = x.eng.of(*static_cast<const RecordType*>(o->fields[1].type)->decl);
+    ASSERT_EQ(in.fields.size(), 2u);
+    EXPECT_EQ(in.fields[1].bit_offset, 64u);
+  }
 }
 
 TEST(LayoutRecords, RecordsCreatedAfterTheEngineAreLaidOut) {
