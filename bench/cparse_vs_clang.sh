@@ -6,6 +6,8 @@
 #   - `abikit layout FILE --json`: every record laid out and written as JSON;
 #   - `clang-14 -fsyntax-only FILE`.
 # Then the in-process numbers of abikit_bench_cparse (parse, parse + layout of every record).
+# Prints milliseconds, MB/s, records/s and the ratio to clang: of the means of the timed runs, and
+# for the CLI runs also of their medians.
 # Usage: bench/cparse_vs_clang.sh [build-dir]   (default build/bench, configured if missing)
 # RUNS=N sets the number of timed runs (default 20).
 set -euo pipefail
@@ -32,18 +34,26 @@ hyperfine --warmup 3 --runs "${RUNS:-20}" --export-json "$work/h.json" \
   --benchmark_out="$work/b.json" --benchmark_out_format=json
 python3 - "$work/h.json" "$work/b.json" "$(stat -c %s "$hdr")" <<'PY'
 import json, sys
-r = {x["command"]: x["mean"] for x in json.load(open(sys.argv[1]))["results"]}
+# The mean of the wall times (and their median: on a shared machine a few runs slowed down by
+# other work move the mean more than the median).
+results = json.load(open(sys.argv[1]))["results"]
+r = {x["command"]: x["mean"] for x in results}
+med = {x["command"]: x["median"] for x in results}
 size = int(sys.argv[3])
 clang = r["clang"]
 print("header: %.2f MB, 20000 records" % (size / 1e6))
-print("%-34s %9s %9s %12s %9s" % ("", "ms", "MB/s", "records/s", "vs clang"))
-def row(name, seconds):
-    print("%-34s %9.1f %9.0f %12.0f %8.1fx" % (name, seconds * 1e3, size / seconds / 1e6,
-                                              20000 / seconds, clang / seconds))
-row("clang-14 -fsyntax-only (wall)", clang)
-row("abikit layout --record rec0 (wall)", r["abikit-parse"])
-row("abikit layout --json (wall)", r["abikit-json"])
-# In-process: the median of the repetitions (real time).
+print("%-34s %9s %9s %12s %9s %9s %9s" % ("", "ms", "MB/s", "records/s", "vs clang",
+                                           "median ms", "vs clang"))
+def row(name, seconds, median=None):
+    line = "%-34s %9.1f %9.0f %12.0f %8.1fx" % (name, seconds * 1e3, size / seconds / 1e6,
+                                               20000 / seconds, clang / seconds)
+    if median:
+        line += " %9.1f %8.1fx" % (median * 1e3, med["clang"] / median)
+    print(line)
+row("clang-14 -fsyntax-only (wall)", clang, med["clang"])
+row("abikit layout --record rec0 (wall)", r["abikit-parse"], med["abikit-parse"])
+row("abikit layout --json (wall)", r["abikit-json"], med["abikit-json"])
+# In-process: the median of the repetitions (real time), against clang's mean.
 for b in json.load(open(sys.argv[2]))["benchmarks"]:
     if b.get("aggregate_name") == "median":
         unit = {"ms": 1e-3, "us": 1e-6, "ns": 1e-9}[b["time_unit"]]
