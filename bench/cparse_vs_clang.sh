@@ -7,7 +7,8 @@
 #   - `clang-14 -fsyntax-only FILE`.
 # Then the in-process numbers of abikit_bench_cparse (parse, parse + layout of every record).
 # Prints milliseconds, MB/s, records/s and the ratio to clang: of the means of the timed runs, and
-# for the CLI runs also of their medians.
+# for the CLI runs also of their medians; then, if perf can count, the cycles of the
+# `--record rec0` run and of clang.
 # Usage: bench/cparse_vs_clang.sh [build-dir]   (default build/bench, configured if missing)
 # RUNS=N sets the number of timed runs (default 20).
 set -euo pipefail
@@ -59,3 +60,19 @@ for b in json.load(open(sys.argv[2]))["benchmarks"]:
         unit = {"ms": 1e-3, "us": 1e-6, "ns": 1e-9}[b["time_unit"]]
         row("in-process " + b["run_name"], b["real_time"] * unit)
 PY
+# The CPU work, which other work on a shared machine moves less than the wall time: user + kernel
+# cycles of the `--record rec0` run and of clang (perf stat; skipped when perf is not installed
+# or may not count).
+if command -v perf >/dev/null 2>&1 && perf stat -e cycles:u true >/dev/null 2>&1; then
+  cycles() {
+    perf stat -x, -r "${RUNS:-20}" -e cycles:u,cycles:k "$@" 2>&1 >/dev/null |
+      awk -F, '$3 ~ /^cycles/ && $1 ~ /^[0-9]+$/ {s += $1; n++} END {if (n == 2) print s}'
+  }
+  ours=$(cycles "$build/abikit" layout "${target[@]}" "$hdr" --record rec0)
+  theirs=$(cycles clang-14 -target riscv64-unknown-elf -fsyntax-only "$hdr")
+  if [ -n "$ours" ] && [ -n "$theirs" ]; then
+    python3 -c 'import sys; a, c = int(sys.argv[1]), int(sys.argv[2]); print(
+        "cycles (user + kernel, mean of %s runs): clang-14 %.1f M, abikit layout --record rec0 "
+        "%.1f M: %.1fx" % (sys.argv[3], c / 1e6, a / 1e6, c / a))' "$ours" "$theirs" "${RUNS:-20}"
+  fi
+fi
