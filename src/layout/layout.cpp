@@ -253,9 +253,7 @@ TypeLayout LayoutEngine::compute(const Type* t) const {
   case TypeKind::Pointer: {
     auto* pt = static_cast<const PointerType*>(u);
     if (pt->address_space == 0) {
-      const Type* pointee = pt->pointee ? canonicalType(pt->pointee) : nullptr;
-      if (pointee && pointee->kind == TypeKind::Function)
-        return {d.function_pointer.size, d.function_pointer.align};
+      if (pt->to_function) return {d.function_pointer.size, d.function_pointer.align};
       return {d.pointer.size, d.pointer.align};
     }
     const AddressSpaceInfo* as = ctx_.target().findAddressSpace(pt->address_space);
