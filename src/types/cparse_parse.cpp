@@ -481,6 +481,9 @@ struct Symbol {
 
 struct TagSym {
   enum Kind : uint8_t { Struct, Union, Enum } kind;
+  // Set with `pointer` once the record is complete: that pointer's nesting depth, which no
+  // longer changes (the member fast path then reads neither the record nor the pointer).
+  uint16_t pointer_depth = 0;
   unsigned depth = 0;
   RecordDecl* rd = nullptr;
   EnumDecl* ed = nullptr;
@@ -2568,7 +2571,14 @@ bool Parser::fastMembers(BodyState& body) {
     }
     if (!first) {
       p = ms;
-      first = ident(p);
+      if (key.tag_pointer) {
+        // memberKey() has seen `struct` or `union` and a blank: the keyword without a lookup.
+        const bool is_struct = *p == 's';
+        first = is_struct ? id_struct_ : id_union_;
+        p += is_struct ? 6 : 5;
+      } else {
+        first = ident(p);
+      }
       if (!first || first->macro) goto done;
     }
     {
@@ -2614,7 +2624,7 @@ bool Parser::fastMembers(BodyState& body) {
         note(tag, kIdMemoMacro | kIdMemoBind);
         // A pointer to a record that is not complete yet takes its nesting depth from the
         // record as it is when the pointer is made: not kept.
-        if (ts->rd && !ts->rd->complete) memo_ok = false;
+        if (ts->rd && !ts->pointer_depth && !ts->rd->complete) memo_ok = false;
         break;
       }
       default: {
@@ -2689,9 +2699,13 @@ bool Parser::fastMembers(BodyState& body) {
         // seldom repeat (the tags differ), and this is about as fast as a hit.
         if (tag_sym && tag_sym->rd && nstars == 1 && !open && width < 0 &&
             member_n_ < member_stack_.size()) {
-          uint32_t depth = pointerDepth(tag_sym->type, loc(stars[0]));
-          if (!tag_sym->pointer) tag_sym->pointer = ctx_.pointerTo(tag_sym->type, 0);
-          setDepth(tag_sym->pointer, depth);
+          uint32_t depth = tag_sym->pointer_depth;
+          if (!depth) {
+            depth = pointerDepth(tag_sym->type, loc(stars[0]));
+            if (!tag_sym->pointer) tag_sym->pointer = ctx_.pointerTo(tag_sym->type, 0);
+            setDepth(tag_sym->pointer, depth);
+            if (tag_sym->rd->complete) tag_sym->pointer_depth = uint16_t(depth); // <= kMaxTypeDepth
+          }
           body.add(name, depth);
           writePlainMember(tag_sym->pointer, name, loc(name_at));
           semi = p;

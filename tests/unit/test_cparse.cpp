@@ -921,11 +921,18 @@ TEST(CParseErrors, DeeplyNestedTypesAreBounded) {
   Parsed ok = parse(
       chain(300, "struct S0 { int x; };\n", "struct S%d;\nstruct S%2$d { struct S%1$d a; };\n"));
   EXPECT_EQ(ok.sizeOf("S299"), 4u);
+  // Pointers to records count too, also when the member fast path has the pointer's depth
+  // from an earlier member (the second `struct S%1$d *`).
+  Parsed ptrs = parse(chain(150, "struct S0 { int x; };\n",
+                            "struct S%2$d { struct S%1$d *a; struct S%3$d *b; };\n"));
+  EXPECT_EQ(ptrs.sizeOf("S149"), 16u);
   // ...beyond it they are an error, whatever builds them.
   for (const std::string& text :
        {chain(1000, "typedef int A0[1];\n", "typedef A%d A%d[1];\n"),
         chain(1000, "struct S0 { int x; };\n", "struct S%2$d { struct S%1$d a; };\n"),
         chain(1000, "typedef int P0;\n", "typedef P%d *P%d;\n"),
+        chain(1000, "struct S0 { int x; };\n",
+              "struct S%2$d { struct S%1$d *a; struct S%3$d *b; };\n"),
         chain(1000, "typedef int F0;\n", "typedef F%d (*F%d)(F%3$d);\n")}) {
     std::string e = parseError(text);
     EXPECT_NE(e.find("type nested too deeply"), std::string::npos) << e.substr(0, 200);
