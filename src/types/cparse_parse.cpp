@@ -481,9 +481,6 @@ struct Symbol {
 
 struct TagSym {
   enum Kind : uint8_t { Struct, Union, Enum } kind;
-  // Set with `pointer` once the record is complete: that pointer's nesting depth, which no
-  // longer changes (the member fast path then reads neither the record nor the pointer).
-  uint16_t pointer_depth = 0;
   unsigned depth = 0;
   RecordDecl* rd = nullptr;
   EnumDecl* ed = nullptr;
@@ -2624,7 +2621,7 @@ bool Parser::fastMembers(BodyState& body) {
         note(tag, kIdMemoMacro | kIdMemoBind);
         // A pointer to a record that is not complete yet takes its nesting depth from the
         // record as it is when the pointer is made: not kept.
-        if (ts->rd && !ts->pointer_depth && !ts->rd->complete) memo_ok = false;
+        if (ts->rd && !ts->rd->complete) memo_ok = false;
         break;
       }
       default: {
@@ -2699,13 +2696,9 @@ bool Parser::fastMembers(BodyState& body) {
         // seldom repeat (the tags differ), and this is about as fast as a hit.
         if (tag_sym && tag_sym->rd && nstars == 1 && !open && width < 0 &&
             member_n_ < member_stack_.size()) {
-          uint32_t depth = tag_sym->pointer_depth;
-          if (!depth) {
-            depth = pointerDepth(tag_sym->type, loc(stars[0]));
-            if (!tag_sym->pointer) tag_sym->pointer = ctx_.pointerTo(tag_sym->type, 0);
-            setDepth(tag_sym->pointer, depth);
-            if (tag_sym->rd->complete) tag_sym->pointer_depth = uint16_t(depth); // <= kMaxTypeDepth
-          }
+          uint32_t depth = pointerDepth(tag_sym->type, loc(stars[0]));
+          if (!tag_sym->pointer) tag_sym->pointer = ctx_.pointerTo(tag_sym->type, 0);
+          setDepth(tag_sym->pointer, depth);
           body.add(name, depth);
           writePlainMember(tag_sym->pointer, name, loc(name_at));
           semi = p;
