@@ -1,7 +1,10 @@
 // abikit — type and record layout.
 //
 // One engine for every target: the target's rules come in as parameters (its DataModel for the
-// source language). Record layouts are computed once and cached by RecordDecl::id.
+// source language). Record layouts are computed once per engine and cached by RecordDecl::id;
+// the size and alignment of any other type, once computed, are kept in the type itself
+// (Type::layout_bits), for every engine of its context. So a declaration must not change once
+// a type built on it has been laid out (a typedef's alignment, an enum's underlying type).
 #pragma once
 
 #include "abikit/types.h"
@@ -60,8 +63,10 @@ public:
 private:
   friend class detail::RecordBuilder;
 
-  // Layouts of derived types (typedef, array, vector, complex, enum), cached by the interned
-  // type's address: open addressing with linear probing, a power-of-two number of slots.
+  // Layouts of derived types (typedef, array, vector, complex, enum) that are not kept in the
+  // type (Type::layout_bits: a layout from a record's, or a size of 64 MiB or more), cached by
+  // the interned type's address: open addressing with linear probing, a power-of-two number of
+  // slots.
   struct CachedType {
     const Type* type = nullptr; // nullptr: empty slot
     TypeLayout layout;

@@ -54,6 +54,11 @@ struct Type {
   /// unqualified type by the C front-end (which rejects absurdly deep types) as it builds them;
   /// 0 for scalars, enums and types it has not built.
   mutable uint16_t nesting = 0;
+  /// This type's size and alignment once a LayoutEngine of its context has computed them (every
+  /// engine of the context computes the same: the context's data model decides); 0 until then.
+  /// Kept for types whose layout does not come from a record's (records, and arrays and
+  /// typedefs of them, are cached by each engine). Read and written by the engines only.
+  mutable uint32_t layout_bits = 0;
   const Type* unqualified = nullptr; // this type without qualifiers (itself when quals == 0)
 
   Type() : Type(TypeKind::Void) {}

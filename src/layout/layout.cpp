@@ -7,6 +7,8 @@
 #include "abikit/diag.h"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -129,10 +131,52 @@ size_t typeSlot(const Type* t, size_t mask) {
 
 } // namespace
 
+namespace {
+
+// Type::layout_bits: the size in bytes times 64 plus log2 of the alignment plus one (0: not
+// known), for sizes below 64 MiB. Written and read through atomic_ref: engines of one context
+// may run in several threads, and all of them write the same value.
+constexpr uint64_t kBitsSizeLimit = uint64_t(1) << 26;
+
+bool loadBits(const Type* t, TypeLayout& out) {
+  uint32_t c = std::atomic_ref<uint32_t>(t->layout_bits).load(std::memory_order_relaxed);
+  if (!c) return false;
+  out = {c >> 6, uint32_t(1) << ((c & 63) - 1)};
+  return true;
+}
+
+// Keeps `l` in the type when it fits; false when it does not (the caller keeps it elsewhere).
+bool storeBits(const Type* t, TypeLayout l) {
+  if (l.size >= kBitsSizeLimit || !isPow2(l.align)) return false;
+  std::atomic_ref<uint32_t>(t->layout_bits)
+      .store(uint32_t(l.size << 6) | uint32_t(std::countr_zero(l.align) + 1),
+             std::memory_order_relaxed);
+  return true;
+}
+
+// Whether the layout of `t` comes from a record's (an array or typedef of one): those stay in
+// the engine, which lays out each record itself.
+bool dependsOnRecord(const Type* t) {
+  for (;;) {
+    const Type* u = t->unqualified;
+    if (u->kind == TypeKind::Typedef)
+      t = static_cast<const TypedefType*>(u)->decl->underlying;
+    else if (u->kind == TypeKind::Array)
+      t = static_cast<const ArrayType*>(u)->element;
+    else
+      return u->kind == TypeKind::Record;
+  }
+}
+
+} // namespace
+
 // The answers that need no work beyond one look at the data model (plain integers, floating
 // types, data pointers), a record already laid out, and the cached derived types. Anything else
-// (including every error) is left to compute().
+// (including every error) is left to compute(). A layout kept in the type comes first: one load
+// of the line the type's kind is on, and no branch on the kind (the field types of a record
+// are of every kind in turn, which a switch on it mispredicts).
 inline bool LayoutEngine::quick(const Type* t, TypeLayout& out) const {
+  if (loadBits(t, out)) return true;
   const Type* u = t->unqualified;
   const DataModel& d = ctx_.data();
   switch (u->kind) {
@@ -142,18 +186,21 @@ inline bool LayoutEngine::quick(const Type* t, TypeLayout& out) const {
     const SizeAlign& sa = d.of(it->ikind);
     if (!sa.supported()) return false;
     out = {sa.size, sa.align};
+    storeBits(t, out);
     return true;
   }
   case TypeKind::Float: {
     const SizeAlign& sa = d.of(static_cast<const FloatType*>(u)->fkind);
     if (!sa.supported()) return false;
     out = {sa.size, sa.align};
+    storeBits(t, out);
     return true;
   }
   case TypeKind::Pointer: {
     auto* pt = static_cast<const PointerType*>(u);
     if (pt->address_space != 0 || !pt->pointee || pt->to_function) return false;
     out = {d.pointer.size, d.pointer.align};
+    storeBits(t, out);
     return true;
   }
   case TypeKind::Record: {
@@ -184,6 +231,7 @@ inline bool LayoutEngine::quick(const Type* t, TypeLayout& out) const {
 }
 
 void LayoutEngine::remember(const Type* t, TypeLayout l) const {
+  if (!dependsOnRecord(t) && storeBits(t, l)) return;
   if ((type_cache_used_ + 1) * 2 > type_cache_.size()) {
     std::vector<CachedType> old;
     old.swap(type_cache_);

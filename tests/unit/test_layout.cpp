@@ -201,6 +201,58 @@ TEST(LayoutTypes, PointersKnowWhetherTheyPointToAFunction) {
   expectLayout(x.eng.of(cp), 8, 8);
 }
 
+TEST(LayoutTypes, LayoutsKeptInTheTypesAgreeAcrossEngines) {
+  Fixture x("riscv64-unknown-elf", "rv64gc", "lp64d");
+  TypedefDecl* low = x.ctx.createTypedef("low", x.i(IntKind::LongLong), SourceLoc{});
+  low->aligned = 2;
+  EnumDecl* ed = x.ctx.createEnum("e", SourceLoc{});
+  ed->complete = true;
+  ed->underlying = static_cast<const IntType*>(x.i(IntKind::UInt));
+  RecordDecl* rd = x.record("S", {x.field("a", x.i(IntKind::Int))});
+  TypedefDecl* rec_td = x.ctx.createTypedef("S_t", x.ctx.recordType(rd), SourceLoc{});
+  const Type* low_t = x.ctx.typedefType(low);
+  struct Case {
+    const Type* type;
+    uint64_t size;
+    uint32_t align;
+    bool in_type; // kept in Type::layout_bits
+  };
+  const Case cases[] = {
+      {x.i(IntKind::Long), 8, 8, true},
+      {x.ctx.qualified(x.i(IntKind::Short), kQualConst), 2, 2, true},
+      {x.f(FloatKind::LongDouble), 16, 16, true},
+      {x.ctx.pointerTo(x.i(IntKind::Char), 0), 8, 8, true},
+      {low_t, 8, 2, true},
+      {x.ctx.arrayOf(low_t, 3), 24, 2, true},
+      {x.ctx.enumType(ed), 4, 4, true},
+      {x.ctx.vectorOf(x.i(IntKind::Int), 3, VectorKind::Ext), 16, 16, true},
+      {x.ctx.complexOf(x.f(FloatKind::Double)), 16, 8, true},
+      // 64 MiB and more: too large for the bits, kept by the engine.
+      {x.ctx.arrayOf(x.i(IntKind::Char), uint64_t(1) << 26), uint64_t(1) << 26, 1, false},
+      // From a record's layout: kept by each engine.
+      {x.ctx.arrayOf(x.ctx.recordType(rd), 2), 8, 4, false},
+      {x.ctx.typedefType(rec_td), 4, 4, false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(typeName(c.type, x.ctx));
+    EXPECT_EQ(c.type->layout_bits, 0u);
+    expectLayout(x.eng.of(c.type), c.size, c.align);
+    EXPECT_EQ(c.type->layout_bits != 0, c.in_type);
+    expectLayout(x.eng.of(c.type), c.size, c.align); // from where it was kept
+    LayoutEngine other(x.ctx);
+    expectLayout(other.of(c.type), c.size, c.align);
+  }
+  // A fresh engine lays the record out again, and what is built on it with it.
+  rd->fields.push_back(x.field("b", x.i(IntKind::Long)));
+  LayoutEngine fresh(x.ctx);
+  expectLayout(fresh.of(x.ctx.arrayOf(x.ctx.recordType(rd), 2)), 32, 8);
+  expectLayout(fresh.of(x.ctx.typedefType(rec_td)), 16, 8);
+  // Another context answers for its own data model.
+  Fixture rv32("riscv32-unknown-elf", "rv32gc", "ilp32d");
+  expectLayout(rv32.eng.of(rv32.i(IntKind::Long)), 4, 4);
+  expectLayout(rv32.eng.of(rv32.ctx.pointerTo(rv32.i(IntKind::Char), 0)), 4, 4);
+}
+
 TEST(LayoutTypes, HugeArraysAreRejected) {
   Fixture x("dpu-upmem-dpurte"); // size_t is 32 bits
   EXPECT_NO_THROW(x.eng.of(x.ctx.arrayOf(x.i(IntKind::Char), 0xFFFFFFFFull)));
