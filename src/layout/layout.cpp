@@ -418,7 +418,16 @@ public:
     // its own fields) on the way.
     fields_ = engine_.allocateFields(n);
     bool named_before = false; // a member other than an unnamed bit-field came before
+    const bool simple = !is_union_ && !packed_ && !max_field_align_;
     for (size_t i = 0; i < n; ++i) {
+      if (simple) {
+        size_t next = placeSimpleRun(i, n);
+        if (next != i) {
+          named_before = true;
+          i = next;
+          if (i == n) break;
+        }
+      }
       const FieldDecl& fd = rd_.fields[i];
       if (i + 2 < n) prefetchType(rd_.fields[i + 2].type);
       if (!fd.type) fail(ctx_, fd.loc, "field without a type");
@@ -524,6 +533,43 @@ private:
       field_align = info.align;
     }
     placeField(fd, field_size, field_align);
+  }
+
+  // In a struct without packed or #pragma pack: places the members from `i` on that are not
+  // bit-fields, have no attribute of their own and are of a type whose layout is known, as
+  // placeField() would, with the builder's state in locals (the compiler cannot keep members
+  // in registers across the stores of the FieldLayouts). Returns the index of the first member
+  // it did not place (`i` if none).
+  size_t placeSimpleRun(size_t i, size_t n) {
+    const FieldDecl* const fds = rd_.fields.data();
+    uint64_t data = data_, size = size_, padded = padded_, align = align_;
+    FieldLayout* const first = fields_ + count_;
+    FieldLayout* out = first;
+    const uint64_t max_bytes = max_bytes_;
+    for (; i < n; ++i) {
+      const FieldDecl& fd = fds[i];
+      if (i + 2 < n) prefetchType(fds[i + 2].type);
+      TypeLayout known;
+      if (!fd.type || fd.isBitField() || fd.aligned || fd.packed || !engine_.quick(fd.type, known))
+        break;
+      const uint64_t field_align = uint64_t(known.align) * 8;
+      const uint64_t offset = alignTo(data, field_align);
+      *out++ = {offset, known.size, known.align, -1};
+      data = offset + known.size * 8;
+      size = std::max(size, data);
+      padded = std::max(padded, data);
+      if (size / 8 > max_bytes) fail(ctx_, fd.loc, rd_.displayName(ctx_) + " is too large");
+      align = std::max(align, field_align);
+    }
+    if (out != first) {
+      data_ = data;
+      size_ = size;
+      padded_ = padded;
+      align_ = align;
+      count_ += size_t(out - first);
+      unfilled_ = 0;
+    }
+    return i;
   }
 
   // Places a member that is not a bit-field, of `field_size` and natural alignment
