@@ -157,15 +157,9 @@ bool storeBits(const Type* t, TypeLayout l) {
 // Whether the layout of `t` comes from a record's (an array or typedef of one): those stay in
 // the engine, which lays out each record itself.
 bool dependsOnRecord(const Type* t) {
-  for (;;) {
-    const Type* u = t->unqualified;
-    if (u->kind == TypeKind::Typedef)
-      t = static_cast<const TypedefType*>(u)->decl->underlying;
-    else if (u->kind == TypeKind::Array)
-      t = static_cast<const ArrayType*>(u)->element;
-    else
-      return u->kind == TypeKind::Record;
-  }
+  const Type* u = stripTypedefs(t);
+  while (u->kind == TypeKind::Array) u = stripTypedefs(static_cast<const ArrayType*>(u)->element);
+  return u->kind == TypeKind::Record;
 }
 
 } // namespace
