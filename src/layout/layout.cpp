@@ -416,11 +416,8 @@ public:
     for (size_t i = 0; i < n; ++i) {
       if (simple) {
         size_t next = placeSimpleRun(i, n);
-        if (next != i) {
-          named_before = true;
-          i = next;
-          if (i == n) break;
-        }
+        named_before |= next != i;
+        if ((i = next) == n) break;
       }
       const FieldDecl& fd = rd_.fields[i];
       if (i + 2 < n) prefetchType(rd_.fields[i + 2].type);
