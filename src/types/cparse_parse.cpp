@@ -748,8 +748,19 @@ private:
            ds.attrs.empty() && !dyn<OpenCLType>(ds.named.t);
   }
   void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
+  // A new tag of kind `want` named `name` (null: anonymous), declared at `name_loc` in the
+  // current scope.
+  TagSym* newTag(TagSym::Kind want, Ident* name, const Loc& name_loc);
+  // A new struct or union and its tag (which holds both the record and its type).
+  TagSym* newRecord(Kw kw, Ident* name, const Loc& name_loc);
+  void applyRecordAttrs(RecordDecl* rd, Kw kw, const AttrList& list, bool allow);
+  // The definition of `rd` from its '{' (tok_): the body, the attributes after it, the checks.
+  void defineRecord(RecordDecl* rd, Kw kw, const Loc& kw_loc);
+  bool fastRecordDefinition();
+  enum class NextHead { None, Token, Record };
+  NextHead fastNextRecordHead(Kw& kw, Loc& kw_loc, Ident*& name, Loc& name_loc);
   void parseRecordBody(RecordDecl* rd, const Loc& open);
-  [[gnu::always_inline]] inline bool fastTagHead(Ident*& name, Loc& name_loc);
+  [[gnu::always_inline]] inline bool fastTagHead(Ident*& name, Loc& name_loc, bool new_tag);
   bool fastTypedefTag();
   // The byte-level paths' shared steps: the lexer they may read from (the preprocessor's own,
   // with no lookahead pending; null otherwise), and the previous and current tokens set as
@@ -804,6 +815,7 @@ private:
 
   // declarations
   void parseExternalDeclaration();
+  void finishExternalDeclaration(DeclSpec& ds);
   void parseStaticAssert();
   void skipAsm();
   void skipInitializer();
@@ -830,7 +842,8 @@ private:
     }
   };
   BodyState last_body_; // of the record body read last (parseRecordBody())
-  bool fastMembers(BodyState& body);
+  // `after_open`: tok_ is the body's '{' and the first member is read after it.
+  bool fastMembers(BodyState& body, bool after_open = false);
   [[gnu::always_inline]] static inline const char* skipGap(const char* p, uint32_t& lines,
                                                            const char*& ls, uint8_t& flags);
   // The first byte after the blanks (spaces, tabs, ...) at `p`; `flags` takes kTokLeadingSpace
@@ -875,7 +888,7 @@ private:
     bool tag_pointer = false;
   };
   static MemoKey memberKey(const char* s, const char* end);
-  const MemberMemo* memoFind(const char* s, const MemoKey& key) const;
+  [[gnu::always_inline]] inline const MemberMemo* memoFind(const char* s, const MemoKey& key) const;
   bool macroIntValue(Macro* m, int32_t& value);
   // The type of each BasicSpec (by key()) that a member's specifiers have had (filled by
   // parseMember(), read by fastMembers()); null: not seen yet.
@@ -2153,7 +2166,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   AttrList attrs;
   Ident* name = nullptr;
   Loc name_loc = kw_loc;
-  if (!(fast_paths && kw != kKwEnum && fastTagHead(name, name_loc))) {
+  if (!(fast_paths && kw != kKwEnum && fastTagHead(name, name_loc, false))) {
     consume();
     // Attributes between the keyword and the name (or the body) are the type's. Attributes
     // after the name are not: they belong to the declaration specifiers, and apply to what is
@@ -2199,17 +2212,6 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   if (prev && prev->kind != want && (body || forward ? prev->depth == depth() : true))
     fail(name_loc, "use of '" + std::string(name->name) +
                        "' with tag type that does not match previous declaration");
-  auto newTag = [&]() -> TagSym* {
-    // In the context's storage, next to the record or enum just made there (TagSym is trivially
-    // destructible): one stream of new memory rather than two.
-    static_assert(std::is_trivially_destructible_v<TagSym>);
-    TagSym& ts = *new (ctx_.allocate(sizeof(TagSym), alignof(TagSym))) TagSym();
-    ts.kind = want;
-    ts.depth = depth();
-    ts.loc = name_loc;
-    if (name) bindTag(name, &ts);
-    return &ts;
-  };
 
   if (kw == kKwEnum) {
     EnumDecl* ed = nullptr;
@@ -2224,7 +2226,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
     } else {
       ed = ctx_.createEnum(name ? intern(name) : std::string_view(), srcLoc(name_loc));
       type = ctx_.enumType(ed);
-      TagSym* ts = newTag();
+      TagSym* ts = newTag(want, name, name_loc);
       ts->ed = ed;
       ts->type = type;
     }
@@ -2261,58 +2263,122 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
     return;
   }
 
-  bool is_union = kw == kKwUnion;
-  RecordDecl* rd = nullptr;
-  const Type* type = nullptr;
+  TagSym* ts = prev;
   if (prev && (!(body || forward) || prev->depth == depth())) {
-    rd = prev->rd;
-    type = prev->type;
-    if (body && rd->complete)
+    if (body && prev->rd->complete)
       fail(name_loc, "redefinition of '" + std::string(tagKindName(kw)) + " " +
                          std::string(name->name) + "'");
   } else {
-    rd = ctx_.createRecord(name ? intern(name) : std::string_view(), is_union, srcLoc(name_loc));
-    type = ctx_.recordType(rd);
-    TagSym* ts = newTag();
-    ts->rd = rd;
-    ts->type = type;
+    ts = newRecord(kw, name, name_loc);
   }
-  auto applyRecordAttrs = [&](const AttrList& list, bool allow) {
-    for (const Attr& a : list) {
-      switch (a.kind) {
-      case AttrKind::Packed:
-        if (allow) rd->packed = true;
-        break;
-      case AttrKind::Aligned:
-        if (allow) rd->aligned = std::max<uint32_t>(rd->aligned, uint32_t(attrAlignment(a)));
-        break;
-      case AttrKind::TransparentUnion:
-        if (allow) rd->transparent_union = true;
-        break;
-      case AttrKind::Ignored:
-        break;
-      default:
-        fail(a.loc,
-             "'" + std::string(a.name) + "' attribute cannot be applied to a " + tagKindName(kw));
-      }
-    }
-  };
+  RecordDecl* rd = ts->rd;
   // Attributes on a later declaration of a completed record are ignored (clang warns).
-  applyRecordAttrs(attrs, !rd->complete);
+  applyRecordAttrs(rd, kw, attrs, !rd->complete);
   if (body) {
-    rd->max_field_align = pp_.packAlignment();
-    size_t base = member_n_;
-    parseRecordBody(rd, kw_loc);
-    AttrList after;
-    parseAttributes(after);
-    applyRecordAttrs(after, true);
-    checkRecord(rd, kw_loc, base);
-    member_n_ = base;
+    defineRecord(rd, kw, kw_loc);
     ds.tag_defined = true;
   }
   ds.tag_forward = !body;
   ds.record = rd;
-  ds.named = QType{type};
+  ds.named = QType{ts->type};
+}
+
+TagSym* Parser::newTag(TagSym::Kind want, Ident* name, const Loc& name_loc) {
+  // In the context's storage, next to the record or enum just made there (TagSym is trivially
+  // destructible): one stream of new memory rather than two.
+  static_assert(std::is_trivially_destructible_v<TagSym>);
+  TagSym& ts = *new (ctx_.allocate(sizeof(TagSym), alignof(TagSym))) TagSym();
+  ts.kind = want;
+  ts.depth = depth();
+  ts.loc = name_loc;
+  if (name) bindTag(name, &ts);
+  return &ts;
+}
+
+TagSym* Parser::newRecord(Kw kw, Ident* name, const Loc& name_loc) {
+  RecordDecl* rd =
+      ctx_.createRecord(name ? intern(name) : std::string_view(), kw == kKwUnion, srcLoc(name_loc));
+  TagSym* ts = newTag(kw == kKwUnion ? TagSym::Union : TagSym::Struct, name, name_loc);
+  ts->rd = rd;
+  ts->type = ctx_.recordType(rd);
+  return ts;
+}
+
+void Parser::applyRecordAttrs(RecordDecl* rd, Kw kw, const AttrList& list, bool allow) {
+  for (const Attr& a : list) {
+    switch (a.kind) {
+    case AttrKind::Packed:
+      if (allow) rd->packed = true;
+      break;
+    case AttrKind::Aligned:
+      if (allow) rd->aligned = std::max<uint32_t>(rd->aligned, uint32_t(attrAlignment(a)));
+      break;
+    case AttrKind::TransparentUnion:
+      if (allow) rd->transparent_union = true;
+      break;
+    case AttrKind::Ignored:
+      break;
+    default:
+      fail(a.loc,
+           "'" + std::string(a.name) + "' attribute cannot be applied to a " + tagKindName(kw));
+    }
+  }
+}
+
+void Parser::defineRecord(RecordDecl* rd, Kw kw, const Loc& kw_loc) {
+  rd->max_field_align = pp_.packAlignment();
+  size_t base = member_n_;
+  parseRecordBody(rd, kw_loc);
+  AttrList after;
+  parseAttributes(after);
+  applyRecordAttrs(rd, kw, after, true);
+  checkRecord(rd, kw_loc, base);
+  member_n_ = base;
+}
+
+// A file-scope declaration that starts with the definition of a new struct or union,
+// `struct NAME {` (tok_ being the keyword; see fastTagHead()) with NAME not declared as a tag:
+// what parseDeclSpec() does for it without its specifier state, and for the usual end, `};`,
+// without that of the declaration either, going on with the next declaration when it is another
+// such definition. Anything else is left to the general code: returns false with nothing
+// changed.
+bool Parser::fastRecordDefinition() {
+  Kw kw = Kw(tok_.ident->keyword);
+  if (kw != kKwStruct && kw != kKwUnion) return false;
+  Loc kw_loc = tok_.loc;
+  Ident* name = nullptr;
+  Loc name_loc;
+  if (!fastTagHead(name, name_loc, true)) return false;
+  TagSym* ts;
+  for (;;) {
+    ts = newRecord(kw, name, name_loc);
+    defineRecord(ts->rd, kw, kw_loc);
+    if (tok_.kind != Tok::Semi) break;
+    // `};`: handleTagOnlyDecl() has nothing to do for a named record.
+    switch (fastNextRecordHead(kw, kw_loc, name, name_loc)) {
+    case NextHead::Record:
+      continue;
+    case NextHead::Token:
+      return true;
+    case NextHead::None:
+      if (!fastIdentToken()) consume();
+      return true;
+    }
+  }
+  // Declarators (or more specifiers) follow: the DeclSpec parseTagSpecifier() would have made.
+  DeclSpec ds;
+  ds.loc = kw_loc;
+  ds.tag_decl = true;
+  ds.base = DeclSpec::Named;
+  ds.type_loc = kw_loc;
+  ds.any_type = ds.any = true;
+  ds.tag_defined = true;
+  ds.tag_forward = false;
+  ds.record = ts->rd;
+  ds.named = QType{ts->type};
+  parseDeclSpecRest(ds, DeclContext::File);
+  finishExternalDeclaration(ds);
+  return true;
 }
 
 // The head of a struct or union definition, `struct NAME {` with only blanks between the tokens
@@ -2321,7 +2387,42 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
 // the punctuator). On return tok_ is the '{' (its lexer stands after it) and prev_ is NAME.
 // Anything else (an attribute, a newline, a comment, a splice, a macro, no body) is left to the
 // general code: returns false with nothing changed.
-bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
+// After a declaration's ';' (tok_), the next declaration when it starts with `struct` or
+// `union` and a blank, after blanks, newlines and comments: the keyword's token made from the
+// bytes as fastIdentToken() makes it (`kw` and `kw_loc` set), then the head of a new record's
+// definition read by fastTagHead(): Record (tok_ the '{'). Token: not such a head, tok_ being
+// the keyword; None: no such keyword there, nothing changed.
+Parser::NextHead Parser::fastNextRecordHead(Kw& kw, Loc& kw_loc, Ident*& name, Loc& name_loc) {
+  using namespace lexchars;
+  Lexer* lx = idleDirectLexer();
+  if (!lx) return NextHead::None;
+  uint32_t lines = 0;
+  const char* ls = lx->lineStart();
+  uint8_t flags = 0;
+  const char* at = skipGap(lx->cur(), lines, ls, flags);
+  if (!at) return NextHead::None;
+  Ident* id;
+  size_t n;
+  if (std::memcmp(at, "struct", 6) == 0) {
+    id = id_struct_;
+    n = 6;
+  } else if (std::memcmp(at, "union", 5) == 0) {
+    id = id_union_;
+    n = 5;
+  } else {
+    return NextHead::None;
+  }
+  // The keyword ends there (the head needs a blank after it), and names no macro.
+  if (!(classOf(at + n) & kSpace) || id->macro) return NextHead::None;
+  setPrevToken(tok_.loc, tok_.len, tok_.kind);
+  lx->skipTo(at + n, lines, ls);
+  setByteToken(Tok::Ident, at, uint32_t(n), flags, id, lx->locAt(at));
+  kw = Kw(id->keyword);
+  kw_loc = tok_.loc;
+  return fastTagHead(name, name_loc, true) ? NextHead::Record : NextHead::Token;
+}
+
+bool Parser::fastTagHead(Ident*& name, Loc& name_loc, bool new_tag) {
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
   uint8_t name_flags = 0;
@@ -2329,7 +2430,7 @@ bool Parser::fastTagHead(Ident*& name, Loc& name_loc) {
   if (!name_flags) return false; // the keyword and the name run together, or a newline
   const char* start = p;
   Ident* id = scanIdentifier(p, ids_);
-  if (!id || id->keyword != kKwNone || id->macro) return false;
+  if (!id || id->keyword != kKwNone || id->macro || (new_tag && lookupTag(id))) return false;
   const size_t n = size_t(p - start);
   uint8_t brace_flags = 0;
   const char* brace = skipBlanks(p, brace_flags);
@@ -2405,12 +2506,12 @@ bool Parser::fastTypedefTag() {
 
 void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
   if (++record_nesting_ > kMaxNesting) fail(open, "structs nested too deeply");
-  if (!(fast_paths && fastIdentToken())) consume(); // {
   size_t base = member_n_;
   BodyState body;
   body.rd = rd;
   body.stamp = ++mark_;
   body.clean = fast_paths;
+  if (!(fast_paths && fastMembers(body, true))) consume(); // {
   for (;;) {
     if (tok_.kind == Tok::RBrace) break;
     if (tok_.kind == Tok::Eof) fail(open, unterminatedRecord(rd));
@@ -2489,8 +2590,10 @@ inline const char* Parser::skipGap(const char* p, uint32_t& lines, const char*& 
 // last member's ';', which is the previous token, and tok_ holds the token after it. A member of
 // any other shape (a macro other than the array size, an attribute, a qualifier after '*', a
 // second declarator, a line splice, a directive, ...) ends the run where it starts, and
-// parseMember() reads it; returns false if the run is empty (nothing changed).
-bool Parser::fastMembers(BodyState& body) {
+// parseMember() reads it; returns false if the run is empty (nothing changed). With `after_open`
+// the run starts after the '{' (tok_), without a token made for the first member: its text is
+// looked up in the member memo first, like any other's.
+bool Parser::fastMembers(BodyState& body, bool after_open) {
   using namespace lexchars;
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
@@ -2525,10 +2628,10 @@ bool Parser::fastMembers(BodyState& body) {
     return l;
   };
 
-  Ident* first = tok_.ident;  // the member's first token
-  const char* p = lx->cur();  // after it
-  const char* semi = nullptr; // the last member's ';'
-  uint32_t semi_line = 0;     // and its line
+  Ident* first = after_open ? nullptr : tok_.ident; // the member's first token
+  const char* p = lx->cur();                        // after it
+  const char* semi = nullptr;                       // the last member's ';'
+  uint32_t semi_line = 0;                           // and its line
   const char* semi_ls = nullptr;
   if (memo_.empty()) {
     size_t slots = std::clamp<size_t>(text_bytes / 512, 256, 8192);
@@ -2537,7 +2640,7 @@ bool Parser::fastMembers(BodyState& body) {
   // `ms`: where the member's text starts (its first identifier), null if it cannot be looked up
   // in the memo (a splice inside the first token); `first`: that identifier once read, with `p`
   // after it. The first member's first token is the current one.
-  const char* ms = tok_.len == first->name.size() && tok_.ptr + tok_.len == p ? tok_.ptr : nullptr;
+  const char* ms = nullptr;
   const char* const end = lx->end();
   // Where the blanks, newlines and comments after the last member read end (the next member, or
   // the '}'): the position, line, line start and the flags of the token there.
@@ -2545,6 +2648,12 @@ bool Parser::fastMembers(BodyState& body) {
   uint32_t gap_line = 0;
   const char* gap_ls = nullptr;
   uint8_t gap_flags = 0;
+  if (after_open) {
+    ms = skipGap(p, line, ls, gap_flags);
+    if (!ms) return false;
+  } else if (tok_.len == first->name.size() && tok_.ptr + tok_.len == p) {
+    ms = tok_.ptr;
+  }
   for (;;) {
     // The member memo first: a hit is the member the same text made before.
     MemoKey key;
@@ -2901,7 +3010,7 @@ Parser::MemoKey Parser::memberKey(const char* s, const char* end) {
 
 // The entry the memo holds for the text at `s`, if it is the same text and was made in this
 // epoch.
-const Parser::MemberMemo* Parser::memoFind(const char* s, const MemoKey& key) const {
+inline const Parser::MemberMemo* Parser::memoFind(const char* s, const MemoKey& key) const {
   const MemberMemo& e = memo_[key.hash & (memo_.size() - 1)];
   if (e.hash != key.hash || e.len != key.len || e.epoch != ids_.memo_epoch) return nullptr;
 #if defined(__SSE2__)
@@ -4273,9 +4382,14 @@ void Parser::parseExternalDeclaration() {
     return;
   }
   if (fast_paths && isKw(kKwTypedef) && fastTypedefTag()) return;
-  Loc start = tok_.loc;
+  if (fast_paths && tok_.kind == Tok::Ident && fastRecordDefinition()) return;
   DeclSpec ds;
   parseDeclSpec(ds, DeclContext::File);
+  finishExternalDeclaration(ds);
+}
+
+// The rest of a file-scope declaration after its specifiers `ds`.
+void Parser::finishExternalDeclaration(DeclSpec& ds) {
   if (!ds.any) {
     if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) {
       Symbol* s = lookup(tok_.ident);
@@ -4307,7 +4421,6 @@ void Parser::parseExternalDeclaration() {
       fail(after, std::string("expected ';' after ") + what);
     }
   }
-  (void)start;
   for (;;) {
     Declarator d;
     parseDeclarator(d, DeclContext::File, false);
