@@ -123,12 +123,12 @@ const std::vector<std::string> kHeads = {
     "struct\t@ {", "struct @\n{", "struct /* c */ @ {", "struct @ /* c */ {",
     "struct __attribute__((packed)) @ {", "struct @ __attribute__((aligned(8))) {", "struct {",
     "struct EMPTY {", "struct T {", "struct @ \\\n {", "struct @\\\n {", "union {", "struct\\\n@ {",
-    "union\t@ {", "struct\f@ {",
+    "union\t@ {", "struct\f@ {", "struct B {", "struct /**/ @ {", "struct\t@\t{",
     // other
     "struct A {", "union A {", "struct N {", "struct FN {", "struct int {", "struct @ ;",
     "struct @", "enum @ {", "struct 1 {", "struct @ [[gnu::packed]] {", "structure @ {",
     "unions @ {", "struct", "union"};
-constexpr size_t kGoodHeads = 21;
+constexpr size_t kGoodHeads = 24;
 const std::vector<std::string> kTails = {
     "};",    "};",         "};",          "} ;", "}\n;", "} __attribute__((packed));",
     "} v@;", "} *p@, q@;", "} const c@;", "}"};
