@@ -780,6 +780,15 @@ private:
     tok_.ident = id;
     tok_.loc = loc;
   }
+  // The identifier `id`, spelled from `start` to `end` after the gap skipGap() went through
+  // (`lines`, `ls`, `flags`), made the current token with the lexer after it; the current one
+  // becomes the previous token.
+  void takeIdentToken(Lexer* lx, Ident* id, const char* start, const char* end, uint32_t lines,
+                      const char* ls, uint8_t flags) {
+    setPrevToken(tok_.loc, tok_.len, tok_.kind);
+    lx->skipTo(end, lines, ls);
+    setByteToken(Tok::Ident, start, uint32_t(end - start), flags, id, lx->locAt(start));
+  }
   Ident* id_struct_ = nullptr; // the keywords fastTypedefTag() reads
   Ident* id_union_ = nullptr;
   void parseEnumBody(EnumDecl* ed, const Loc& open);
@@ -2361,7 +2370,7 @@ bool Parser::fastRecordDefinition() {
     case NextHead::Token:
       return true;
     case NextHead::None:
-      if (!fastIdentToken()) consume();
+      consume();
       return true;
     }
   }
@@ -2381,17 +2390,11 @@ bool Parser::fastRecordDefinition() {
   return true;
 }
 
-// The head of a struct or union definition, `struct NAME {` with only blanks between the tokens
-// (the keyword being tok_): reads NAME and the '{' straight from the bytes of the file, as
-// consume() would have made them (a plain identifier that names no macro and is no keyword, and
-// the punctuator). On return tok_ is the '{' (its lexer stands after it) and prev_ is NAME.
-// Anything else (an attribute, a newline, a comment, a splice, a macro, no body) is left to the
-// general code: returns false with nothing changed.
-// After a declaration's ';' (tok_), the next declaration when it starts with `struct` or
-// `union` and a blank, after blanks, newlines and comments: the keyword's token made from the
-// bytes as fastIdentToken() makes it (`kw` and `kw_loc` set), then the head of a new record's
-// definition read by fastTagHead(): Record (tok_ the '{'). Token: not such a head, tok_ being
-// the keyword; None: no such keyword there, nothing changed.
+// After a declaration's ';' (tok_), the next token when it is an identifier that names no
+// macro, made as fastIdentToken() makes it, with `struct` or `union` and a blank recognised by
+// their spelling: then the head of a new record's definition read by fastTagHead() (`kw` and
+// `kw_loc` set): Record, tok_ being the '{'. Token: tok_ is that identifier (not such a head);
+// None: nothing changed (consume() makes the next token).
 Parser::NextHead Parser::fastNextRecordHead(Kw& kw, Loc& kw_loc, Ident*& name, Loc& name_loc) {
   using namespace lexchars;
   Lexer* lx = idleDirectLexer();
@@ -2401,27 +2404,32 @@ Parser::NextHead Parser::fastNextRecordHead(Kw& kw, Loc& kw_loc, Ident*& name, L
   uint8_t flags = 0;
   const char* at = skipGap(lx->cur(), lines, ls, flags);
   if (!at) return NextHead::None;
+  const char* p = at;
   Ident* id;
-  size_t n;
-  if (std::memcmp(at, "struct", 6) == 0) {
+  if (std::memcmp(at, "struct", 6) == 0 && (classOf(at + 6) & kSpace)) {
     id = id_struct_;
-    n = 6;
-  } else if (std::memcmp(at, "union", 5) == 0) {
+    p += 6;
+  } else if (std::memcmp(at, "union", 5) == 0 && (classOf(at + 5) & kSpace)) {
     id = id_union_;
-    n = 5;
+    p += 5;
   } else {
-    return NextHead::None;
+    id = scanIdentifier(p, ids_);
   }
-  // The keyword ends there (the head needs a blank after it), and names no macro.
-  if (!(classOf(at + n) & kSpace) || id->macro) return NextHead::None;
-  setPrevToken(tok_.loc, tok_.len, tok_.kind);
-  lx->skipTo(at + n, lines, ls);
-  setByteToken(Tok::Ident, at, uint32_t(n), flags, id, lx->locAt(at));
+  if (!id || id->macro) return NextHead::None;
+  takeIdentToken(lx, id, at, p, lines, ls, flags);
+  if (id != id_struct_ && id != id_union_) return NextHead::Token;
   kw = Kw(id->keyword);
   kw_loc = tok_.loc;
   return fastTagHead(name, name_loc, true) ? NextHead::Record : NextHead::Token;
 }
 
+// The head of a struct or union definition, `struct NAME {` with only blanks between the tokens
+// (the keyword being tok_): reads NAME and the '{' straight from the bytes of the file, as
+// consume() would have made them (a plain identifier that names no macro and is no keyword, and
+// the punctuator). On return tok_ is the '{' (its lexer stands after it) and prev_ is NAME.
+// Anything else (an attribute, a newline, a comment, a splice, a macro, no body, with `new_tag`
+// a NAME already declared as a tag) is left to the general code: returns false with nothing
+// changed.
 bool Parser::fastTagHead(Ident*& name, Loc& name_loc, bool new_tag) {
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
@@ -2639,7 +2647,8 @@ bool Parser::fastMembers(BodyState& body, bool after_open) {
   }
   // `ms`: where the member's text starts (its first identifier), null if it cannot be looked up
   // in the memo (a splice inside the first token); `first`: that identifier once read, with `p`
-  // after it. The first member's first token is the current one.
+  // after it. The first member's first token is the current one, or (`after_open`) still to be
+  // read after the '{'.
   const char* ms = nullptr;
   const char* const end = lx->end();
   // Where the blanks, newlines and comments after the last member read end (the next member, or
@@ -2883,8 +2892,8 @@ done:
 
 // The next token (tok_'s lexer standing after it) when it is an identifier that names no macro,
 // after blanks, newlines and comments: made from the bytes of the file as consume() would make
-// it (the first token of a record body, the `struct` or `typedef` after a declaration's ';').
-// Anything else is left to consume(): false, nothing changed.
+// it (the `typedef` or `struct` after a declaration's ';'). Anything else is left to consume():
+// false, nothing changed.
 bool Parser::fastIdentToken() {
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
@@ -2896,9 +2905,7 @@ bool Parser::fastIdentToken() {
   const char* p = start;
   Ident* id = scanIdentifier(p, ids_);
   if (!id || id->macro) return false;
-  setPrevToken(tok_.loc, tok_.len, tok_.kind);
-  lx->skipTo(p, lines, ls);
-  setByteToken(Tok::Ident, start, uint32_t(p - start), flags, id, lx->locAt(start));
+  takeIdentToken(lx, id, start, p, lines, ls, flags);
   return true;
 }
 
