@@ -725,11 +725,13 @@ const RecordLayout& LayoutEngine::of(const RecordDecl& rd) const {
     uint32_t id;
     ~Reset() { v[id] = 0; }
   } reset{in_progress_, rd.id};
-  RecordLayout layout;
+  // Built in its place: a layout built elsewhere and copied in is read back right after its
+  // fields were stored, which costs a stall per record. A layout whose builder throws stays in
+  // the deque, unreferenced (records laid out on the way come after it).
+  RecordLayout& layout = layouts_.emplace_back();
   detail::RecordBuilder(*this, rd, layout).run();
-  layouts_.push_back(std::move(layout));
-  cache_[rd.id] = &layouts_.back();
-  return layouts_.back();
+  cache_[rd.id] = &layout;
+  return layout;
 }
 
 } // namespace abikit
