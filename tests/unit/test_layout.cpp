@@ -456,6 +456,40 @@ TEST(LayoutRecords, NestedRecordsLaidOutOnTheWayKeepTheirOwnFields) {
   }
 }
 
+TEST(LayoutRecords, ARecordThatFailsCanBeAskedAgain) {
+  // A record's layout is built in the engine's storage: one whose layout fails after a record
+  // was laid out on the way leaves nothing half-done behind, and the layouts handed out before
+  // and after stay as they were.
+  Fixture x("riscv64-unknown-elf", "rv64gc");
+  RecordDecl* first = x.record("first", {x.field("a", x.i(IntKind::Short))});
+  const RecordLayout& first_l = x.eng.of(*first);
+  RecordDecl* inner =
+      x.record("inner", {x.field("a", x.i(IntKind::Char)), x.field("b", x.i(IntKind::Long))});
+  RecordDecl* fwd = x.ctx.createRecord("fwd", false, SourceLoc{});
+  RecordDecl* bad = x.record(
+      "bad", {x.field("in", x.ctx.recordType(inner)), x.field("f", x.ctx.recordType(fwd))});
+  for (int k = 0; k < 3; ++k)
+    EXPECT_NE(x.error(bad).find("incomplete type 'struct fwd'"), std::string::npos);
+  const RecordLayout& in = x.eng.of(*inner);
+  ASSERT_EQ(in.fields.size(), 2u);
+  EXPECT_EQ(in.fields[1].bit_offset, 64u);
+  EXPECT_EQ(in.size, 16u);
+  // Completed, the record lays out; so do many records after it.
+  fwd->fields.push_back(x.field("x", x.i(IntKind::Int)));
+  fwd->complete = true;
+  const RecordLayout& ok = x.eng.of(*bad);
+  ASSERT_EQ(ok.fields.size(), 2u);
+  EXPECT_EQ(ok.fields[1].bit_offset, 128u);
+  EXPECT_EQ(ok.size, 24u);
+  EXPECT_EQ(&x.eng.of(*bad), &ok);
+  for (int k = 0; k < 1000; ++k)
+    EXPECT_EQ(x.eng.of(*x.record("r", {x.field("a", x.i(IntKind::Int))})).size, 4u);
+  EXPECT_EQ(&x.eng.of(*first), &first_l);
+  EXPECT_EQ(first_l.size, 2u);
+  EXPECT_EQ(&x.eng.of(*bad), &ok);
+  EXPECT_EQ(ok.fields[1].bit_offset, 128u);
+}
+
 TEST(LayoutRecords, RecordsCreatedAfterTheEngineAreLaidOut) {
   Fixture x("dpu-upmem-dpurte");
   x.eng.of(*x.record("first", {x.field("a", x.i(IntKind::Int))}));
