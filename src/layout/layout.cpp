@@ -549,7 +549,7 @@ private:
       data = offset + known.size * 8;
       size = std::max(size, data);
       padded = std::max(padded, data);
-      if (size / 8 > max_bytes) fail(ctx_, fd.loc, rd_.displayName(ctx_) + " is too large");
+      if (size / 8 > max_bytes) failTooLarge(fd.loc);
       align = std::max(align, field_align);
     }
     if (out != first) {
@@ -662,7 +662,7 @@ private:
   }
 
   void checkSize(const FieldDecl& fd) const {
-    if (size_ / 8 > max_bytes_) fail(ctx_, fd.loc, rd_.displayName(ctx_) + " is too large");
+    if (size_ / 8 > max_bytes_) failTooLarge(fd.loc);
   }
 
   void finish() {
@@ -670,7 +670,11 @@ private:
     out_.size = alignTo(size_, align_) / 8;
     out_.align = uint32_t(align_ / 8);
     out_.data_size = data_ / 8;
-    if (out_.size > max_bytes_) fail(ctx_, rd_.loc, rd_.displayName(ctx_) + " is too large");
+    if (out_.size > max_bytes_) failTooLarge(rd_.loc);
+  }
+
+  [[noreturn]] void failTooLarge(SourceLoc at) const {
+    fail(ctx_, at, rd_.displayName(ctx_) + " is too large");
   }
 
   const LayoutEngine& engine_;

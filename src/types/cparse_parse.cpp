@@ -754,6 +754,10 @@ private:
   // A new struct or union and its tag (which holds both the record and its type).
   TagSym* newRecord(Kw kw, Ident* name, const Loc& name_loc);
   void applyRecordAttrs(RecordDecl* rd, Kw kw, const AttrList& list, bool allow);
+  // What a struct, union or enum specifier at `kw_loc` sets in its DeclSpec before the tag is
+  // read, and what a struct or union sets once its tag `ts` is known (`body`: it is defined).
+  static void startTagSpec(DeclSpec& ds, const Loc& kw_loc);
+  static void endRecordSpec(DeclSpec& ds, const TagSym* ts, bool body);
   // The definition of `rd` from its '{' (tok_): the body, the attributes after it, the checks.
   void defineRecord(RecordDecl* rd, Kw kw, const Loc& kw_loc);
   bool fastRecordDefinition();
@@ -2188,10 +2192,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
       consume();
     }
   }
-  ds.tag_decl = true;
-  ds.base = DeclSpec::Named;
-  ds.type_loc = kw_loc;
-  ds.any_type = ds.any = true;
+  startTagSpec(ds, kw_loc);
 
   // enum E : T (C23 / clang extension). In a member, `enum E : 3` is a bit-field instead.
   const IntType* fixed = nullptr;
@@ -2283,12 +2284,21 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   RecordDecl* rd = ts->rd;
   // Attributes on a later declaration of a completed record are ignored (clang warns).
   applyRecordAttrs(rd, kw, attrs, !rd->complete);
-  if (body) {
-    defineRecord(rd, kw, kw_loc);
-    ds.tag_defined = true;
-  }
+  if (body) defineRecord(rd, kw, kw_loc);
+  endRecordSpec(ds, ts, body);
+}
+
+void Parser::startTagSpec(DeclSpec& ds, const Loc& kw_loc) {
+  ds.tag_decl = true;
+  ds.base = DeclSpec::Named;
+  ds.type_loc = kw_loc;
+  ds.any_type = ds.any = true;
+}
+
+void Parser::endRecordSpec(DeclSpec& ds, const TagSym* ts, bool body) {
+  ds.tag_defined |= body;
   ds.tag_forward = !body;
-  ds.record = rd;
+  ds.record = ts->rd;
   ds.named = QType{ts->type};
 }
 
@@ -2377,14 +2387,8 @@ bool Parser::fastRecordDefinition() {
   // Declarators (or more specifiers) follow: the DeclSpec parseTagSpecifier() would have made.
   DeclSpec ds;
   ds.loc = kw_loc;
-  ds.tag_decl = true;
-  ds.base = DeclSpec::Named;
-  ds.type_loc = kw_loc;
-  ds.any_type = ds.any = true;
-  ds.tag_defined = true;
-  ds.tag_forward = false;
-  ds.record = ts->rd;
-  ds.named = QType{ts->type};
+  startTagSpec(ds, kw_loc);
+  endRecordSpec(ds, ts, true);
   parseDeclSpecRest(ds, DeclContext::File);
   finishExternalDeclaration(ds);
   return true;
