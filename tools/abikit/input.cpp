@@ -1,0 +1,139 @@
+// The command-line tool's shared option groups and its input reader.
+#include "abikit/diag.h"
+#include "cli.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define ABIKIT_MAP_INPUT 1
+#endif
+
+namespace abikit::cli {
+
+void TargetFlags::add(CLI::App& app) {
+  app.add_option("--target", options.triple, "Target triple or xDSL target name")->required();
+  app.add_option("--march", options.march, "RISC-V ISA string (-march=rv64gc)");
+  app.add_option("--mabi", options.mabi, "RISC-V ABI (-mabi=lp64d)");
+  app.add_option("--mcpu", options.mcpu, "Processor (-mcpu=gfx90a:xnack+, sm_70, ipu2, v1A)");
+  app.add_option("--mcmodel", options.mcmodel, "RISC-V code model (medlow, medany, large)");
+  app.add_option("--mcode-object-version", options.code_object_version,
+                 "AMDGPU code object version");
+  app.add_flag("--msupervisor", options.msupervisor, "IPU: supervisor code");
+  app.add_flag("--mworker", options.mworker, "IPU: worker code (default)");
+  app.add_option("--abi-variant", abi_variant,
+                 "DPU/IPU: follow the vendor compiler or the seed document's text")
+      ->check(CLI::IsMember({"compiler", "documented"}));
+}
+
+Target TargetFlags::resolve() const {
+  TargetOptions o = options;
+  o.abi_variant = abi_variant == "documented" ? AbiVariant::Documented : AbiVariant::Compiler;
+  return resolveTarget(o);
+}
+
+void InputFlags::add(CLI::App& app) {
+  app.add_option("file", file, "C declarations (.h, .cl, .cu); - reads standard input")->required();
+  // One value per flag, as in a C compiler (`-I DIR FILE`: FILE is not a second directory).
+  app.add_option("-D", defines, "Define a macro: NAME or NAME=VALUE")->allow_extra_args(false);
+  app.add_option("-U", undefines, "Undefine a macro")->allow_extra_args(false);
+  app.add_option("-I", include_dirs, "Add a directory to the #include search path")
+      ->allow_extra_args(false);
+  app.add_option("--max-input-size", max_input_bytes,
+                 "Most bytes of source text read (the file and its includes; default 1 GiB)")
+      ->transform(CLI::AsSizeValue(false));
+}
+
+ParseOptions InputFlags::parseOptions() const {
+  ParseOptions o;
+  o.include_dirs = include_dirs;
+  for (const std::string& d : defines) {
+    size_t eq = d.find('=');
+    if (eq == std::string::npos)
+      o.defines.emplace_back(d, std::nullopt);
+    else
+      o.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+  }
+  o.undefines = undefines;
+  o.max_input_bytes = max_input_bytes;
+  return o;
+}
+
+std::string displayName(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
+
+PaddedInput::Mapping::~Mapping() {
+#ifdef ABIKIT_MAP_INPUT
+  if (base) ::munmap(base, length);
+#endif
+}
+
+namespace {
+#ifdef ABIKIT_MAP_INPUT
+// A regular file of at least 1 MiB mapped read-only, with the zero pages of an anonymous mapping
+// after it for the padding (the part of the file's last page after its end reads as zero too).
+// False (nothing mapped, nothing opened) for anything else or if a step fails: the caller reads
+// the file. The file is looked at (stat) before it is opened, so a pipe is opened once only, by
+// the reader.
+bool mapInput(const std::string& path, size_t padding, uint64_t max_bytes, PaddedInput& in) {
+  if (path == "-") return false;
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (1 << 20))
+    return false;
+  if (uint64_t(st.st_size) > max_bytes) failInputTooLarge(path, max_bytes);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (1 << 20) &&
+            uint64_t(st.st_size) <= max_bytes;
+  if (ok) {
+    size_t size = size_t(st.st_size);
+    size_t page = size_t(::sysconf(_SC_PAGESIZE));
+    size_t file_len = (size + page - 1) / page * page;
+    size_t length = (size + padding + page - 1) / page * page;
+    void* base = ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ok = base != MAP_FAILED;
+    if (ok) {
+      auto mapping = std::make_unique<PaddedInput::Mapping>();
+      mapping->base = base;
+      mapping->length = length;
+      int flags = MAP_PRIVATE | MAP_FIXED;
+#ifdef MAP_POPULATE
+      flags |= MAP_POPULATE; // the whole file is read: map it in one go
+#endif
+      ok = ::mmap(base, file_len, PROT_READ, flags, fd, 0) == base;
+      if (ok) {
+        in.data = static_cast<const char*>(base);
+        in.size = size;
+        in.mapping = std::move(mapping);
+      }
+    }
+  }
+  ::close(fd);
+  return ok;
+}
+#endif
+} // namespace
+
+PaddedInput readPaddedInput(const std::string& path, size_t padding, uint64_t max_bytes) {
+#ifdef ABIKIT_MAP_INPUT
+  {
+    PaddedInput mapped;
+    if (mapInput(path, padding, max_bytes, mapped)) return mapped;
+  }
+#endif
+  PaddedInput in;
+  in.bytes = readSourceFile(path, max_bytes, padding);
+  in.size = in.bytes.size();
+  in.bytes.append(padding, '\0'); // within the capacity reserved: no copy
+  in.data = in.bytes.data();
+  return in;
+}
+
+} // namespace abikit::cli
