@@ -29,6 +29,18 @@ struct ParseOptions {
   /// bit-field width) straight from the text instead of through the general parser. The result,
   /// errors included, is the same either way; false exists to test that it is.
   bool fast_paths = true;
+  /// Type names, comma separated, read after the file in its scope (e.g. `--variadic-args
+  /// int,struct S*`): TranslationUnit::type_list. They are parsed as type names from a text of
+  /// their own (no directives, nothing else), never spliced into the file's text; `origin` names
+  /// that text in diagnostics.
+  struct TypeList {
+    std::string text;
+    std::string origin;
+  };
+  std::optional<TypeList> type_list;
+  /// The most bytes of source text read: the main file and its #includes together
+  /// (--max-input-size).
+  uint64_t max_input_bytes = uint64_t(1) << 30;
 };
 
 /// The language a file is written in, from its name: .cl -> OpenCL, .cu -> CUDA, .hip -> HIP,
@@ -47,6 +59,15 @@ TranslationUnit parseSource(TypeContext& ctx, const LayoutEngine& layout, std::s
 /// Spare capacity after the text that lets parseOwnedSource() lex a string in place: reserve
 /// size + kSourcePadding bytes before filling it.
 inline constexpr size_t kSourcePadding = 8;
+
+/// The one reader of source text: the whole of `path` ("-" reads standard input) into a string
+/// with at least `padding` bytes of spare capacity after the text. A regular file or a pipe
+/// (read once, as it comes); a directory, device or socket is refused with an Input error, and
+/// so is text longer than `max_bytes` (the error names the limit), before more than `max_bytes`
+/// are held.
+std::string readSourceFile(const std::string& path, uint64_t max_bytes, size_t padding);
+/// The error for an input larger than `max_bytes` ("-" is standard input).
+[[noreturn]] void failInputTooLarge(const std::string& path, uint64_t max_bytes);
 
 /// parseSource() on text it takes over. When text.capacity() is at least
 /// text.size() + kSourcePadding, the front-end lexes the string's own buffer: a large input is

@@ -26,9 +26,19 @@ public:
   Error(ErrorKind kind, std::string message);
 
   /// A message about a position in C source text. `source_line` is the whole line (without the
-  /// newline) so that the caret display works after the buffer is gone.
+  /// newline); the error keeps a window of at most kMaxShownLine bytes of it around the column,
+  /// with control bytes shown as '?', so that the caret display works after the buffer is gone
+  /// and costs the same for a line of any length.
   static Error atSource(ErrorKind kind, std::string message, std::string file, uint32_t line,
-                        uint32_t column, std::string source_line);
+                        uint32_t column, std::string_view source_line);
+  /// The same, with the line read again from the file `file` names (for errors found after the
+  /// text is gone: layout, lowering). No line is shown for standard input, in-memory or built-in
+  /// text ("<...>" names) or a file that cannot be read.
+  static Error atSourceFile(ErrorKind kind, std::string message, std::string file, uint32_t line,
+                            uint32_t column);
+  static constexpr size_t kMaxShownLine = 160;
+  /// Messages are cut to this many bytes (a message may quote the input).
+  static constexpr size_t kMaxMessage = 4096;
 
   /// A message about a byte offset in a binary file.
   static Error atOffset(std::string message, std::string file, uint64_t offset);
@@ -42,7 +52,10 @@ public:
   const std::string& file() const { return file_; }
   uint32_t line() const { return line_; }
   uint32_t column() const { return column_; }
+  /// The shown part of the source line ("..." where it was cut) and the caret's 0-based index in
+  /// it.
   const std::string& sourceLine() const { return source_line_; }
+  size_t caretIndex() const { return caret_; }
   bool hasSourcePosition() const { return line_ != 0; }
   bool hasOffset() const { return has_offset_; }
   uint64_t offset() const { return offset_; }
@@ -61,6 +74,9 @@ public:
   std::string format() const;
 
 private:
+  static Error atSourcePart(ErrorKind kind, std::string message, std::string file, uint32_t line,
+                            uint32_t column, std::string_view part, size_t part_begin,
+                            size_t line_size);
   ErrorKind kind_;
   std::string message_;
   std::string file_;
@@ -69,6 +85,7 @@ private:
   std::string option_value_;
   uint64_t offset_ = 0;
   size_t option_index_ = 0;
+  size_t caret_ = 0;
   uint32_t line_ = 0;
   uint32_t column_ = 0;
   bool has_offset_ = false;

@@ -291,6 +291,7 @@ struct TranslationUnit {
   std::vector<const EnumDecl*> enums;
   std::vector<const TypedefDecl*> typedefs; // user typedefs (not built-in ones)
   std::vector<const FunctionDecl*> functions;
+  std::vector<const Type*> type_list; // ParseOptions::type_list, in order
 
   /// Accepts "S", "struct S", "union U", or a typedef name of a record.
   const RecordDecl* findRecord(std::string_view name, const class TypeContext& ctx) const;
@@ -355,7 +356,8 @@ private:
   std::unique_ptr<Arena> arena_;
   struct RecordBlock; // a record with its type, allocated together
   std::vector<RecordBlock*> records_;
-  std::vector<std::string> files_;
+  std::deque<std::string> files_; // stable: file_index_ views them
+  std::unordered_map<std::string_view, uint32_t> file_index_;
 
   // The interning table, keyed by a packed description of the type (two words): open
   // addressing with linear probing, no allocation per entry.

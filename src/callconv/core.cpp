@@ -2,7 +2,6 @@
 #include "core.h"
 
 #include <bit>
-#include <fstream>
 
 namespace abikit {
 namespace detail {
@@ -113,22 +112,8 @@ void unsupported(const FunctionDecl& fn, std::string message) {
 
 void unsupportedAt(const TypeContext& ctx, SourceLoc loc, std::string message) {
   if (loc.line == 0) throw Error(ErrorKind::Unsupported, std::move(message));
-  std::string file(ctx.fileName(loc.file));
-  // The source line for the caret display (cold path); empty for standard input and in-memory
-  // or built-in text, which cannot be read again.
-  std::string text;
-  if (!file.empty() && file.front() != '<') {
-    std::ifstream in(file);
-    std::string line;
-    for (uint32_t i = 0; i < loc.line && std::getline(in, line); ++i) {
-    }
-    if (in) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      text = std::move(line);
-    }
-  }
-  throw Error::atSource(ErrorKind::Unsupported, std::move(message), std::move(file), loc.line,
-                        loc.col, std::move(text));
+  throw Error::atSourceFile(ErrorKind::Unsupported, std::move(message),
+                            std::string(ctx.fileName(loc.file)), loc.line, loc.col);
 }
 
 namespace {

@@ -9,8 +9,6 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 namespace abikit {
@@ -34,42 +32,10 @@ uint64_t pow2Ceil(uint64_t v) {
   return p;
 }
 
-// The text of line `line` of `path`, for the caret display of an error (cold path only). Empty
-// when the file cannot be read (standard input, in-memory sources, built-in declarations).
-std::string sourceLineOf(std::string_view path, uint32_t line) {
-  if (line == 0 || path.empty() || path.front() == '<') return {};
-  std::error_code ec;
-  std::string p(path);
-  if (!std::filesystem::is_regular_file(p, ec)) return {};
-  std::ifstream in(p, std::ios::binary);
-  constexpr size_t kMaxRead = size_t(64) << 20; // bytes scanned to find the line
-  constexpr size_t kMaxLine = 4096;             // bytes kept of it
-  std::string text;
-  uint32_t current = 1;
-  size_t read = 0;
-  char buf[4096];
-  while (in && read < kMaxRead) {
-    in.read(buf, sizeof buf);
-    size_t n = size_t(in.gcount());
-    read += n;
-    for (size_t i = 0; i < n; ++i) {
-      if (buf[i] == '\n') {
-        if (current == line) return text;
-        ++current;
-        continue;
-      }
-      if (current == line && text.size() < kMaxLine && buf[i] != '\r') text += buf[i];
-    }
-    if (n == 0) break;
-  }
-  return current == line ? text : std::string();
-}
-
 [[noreturn]] void fail(const TypeContext& ctx, SourceLoc loc, std::string message) {
   if (loc.line == 0) throw Error(ErrorKind::Unsupported, std::move(message));
-  std::string_view file = ctx.fileName(loc.file);
-  throw Error::atSource(ErrorKind::Unsupported, std::move(message), std::string(file), loc.line,
-                        loc.col, sourceLineOf(file, loc.line));
+  throw Error::atSourceFile(ErrorKind::Unsupported, std::move(message),
+                            std::string(ctx.fileName(loc.file)), loc.line, loc.col);
 }
 
 [[noreturn]] void fail(std::string message) {
@@ -544,9 +510,9 @@ private:
       if (!fd.type || fd.isBitField() || fd.aligned || fd.packed || !engine_.quick(fd.type, known))
         break;
       const uint64_t field_align = uint64_t(known.align) * 8;
-      const uint64_t offset = alignTo(data, field_align);
+      const uint64_t offset = alignBits(data, field_align, fd);
       *out++ = {offset, known.size, known.align, -1};
-      data = offset + known.size * 8;
+      data = addBits(offset, known.size * 8, fd);
       size = std::max(size, data);
       padded = std::max(padded, data);
       if (size / 8 > max_bytes) failTooLarge(fd.loc);
@@ -578,14 +544,14 @@ private:
     }
     field_align = field_packed ? packed_align : unpacked_align;
 
-    offset = alignTo(offset, field_align);
+    offset = alignBits(offset, field_align, fd);
     fields_[count_++] = {offset, field_size / 8, uint32_t(field_align / 8), -1};
-
+    const uint64_t end = addBits(offset, field_size, fd);
     if (is_union_)
       setDataSize(std::max(data_, field_size));
     else
-      setDataSize(offset + field_size);
-    padded_ = std::max(padded_, offset + field_size);
+      setDataSize(end);
+    padded_ = std::max(padded_, end);
     checkSize(fd);
     updateAlignment(field_align);
   }
@@ -640,9 +606,9 @@ private:
     // its declared type.
     bool allow_padding = max_field_align_ == 0;
     if (field_size == 0 || (allow_padding && (offset & (field_align - 1)) + field_size > storage)) {
-      offset = alignTo(offset, field_align);
+      offset = alignBits(offset, field_align, fd);
     } else if (explicit_align && (max_field_align_ == 0 || explicit_align <= max_field_align_)) {
-      offset = alignTo(offset, explicit_align);
+      offset = alignBits(offset, explicit_align, fd);
     }
 
     fields_[count_++] = {offset, info.width / 8, uint32_t(info.align / 8), fd.bit_width};
@@ -653,12 +619,24 @@ private:
     if (is_union_) {
       setDataSize(std::max(data_, alignTo(field_size, kCharBits)));
     } else {
-      uint64_t end = offset + field_size;
-      setDataSize(alignTo(end, kCharBits));
+      uint64_t end = addBits(offset, field_size, fd);
+      setDataSize(alignBits(end, kCharBits, fd));
       unfilled_ = data_ - end;
     }
     checkSize(fd);
     updateAlignment(field_align);
+  }
+
+  // Sums of bit counts checked against wrapping: members that add up past what 64 bits count
+  // make the record "too large" (the target's limit, checked after each member, is lower still:
+  // this keeps the sums from wrapping before that check sees them).
+  uint64_t addBits(uint64_t a, uint64_t b, const FieldDecl& fd) const {
+    if (b > ~uint64_t(0) - a) failTooLarge(fd.loc);
+    return a + b;
+  }
+  uint64_t alignBits(uint64_t v, uint64_t align, const FieldDecl& fd) const {
+    addBits(v, align - 1, fd);
+    return alignTo(v, align);
   }
 
   void checkSize(const FieldDecl& fd) const {
@@ -667,6 +645,7 @@ private:
 
   void finish() {
     size_ = std::max(size_, padded_);
+    if (align_ - 1 > ~uint64_t(0) - size_) failTooLarge(rd_.loc);
     out_.size = alignTo(size_, align_) / 8;
     out_.align = uint32_t(align_ / 8);
     out_.data_size = data_ / 8;

@@ -4,10 +4,9 @@
 #include "abikit/diag.h"
 #include "cparse_parse.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
 namespace abikit {
 
@@ -46,38 +45,61 @@ TranslationUnit parsePaddedSource(TypeContext& ctx, const LayoutEngine& layout,
   return detail::runParserBorrowed(ctx, layout, name, text, options);
 }
 
+void failInputTooLarge(const std::string& path, uint64_t max_bytes) {
+  throw Error(ErrorKind::Input, "'" + std::string(path == "-" ? "<stdin>" : path) +
+                                    "' is larger than the input size limit of " +
+                                    std::to_string(max_bytes) + " bytes (--max-input-size)");
+}
+
+std::string readSourceFile(const std::string& path, uint64_t max_bytes, size_t padding) {
+  namespace fs = std::filesystem;
+  std::string shown = path == "-" ? "<stdin>" : path;
+  std::FILE* f = stdin;
+  uint64_t expected = 0;
+  if (path != "-") {
+    std::error_code ec;
+    fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st)) throw Error(ErrorKind::Input, "'" + path + "' file not found");
+    if (fs::is_directory(st)) throw Error(ErrorKind::Input, "'" + path + "' is a directory");
+    if (!fs::is_regular_file(st) && !fs::is_fifo(st))
+      throw Error(ErrorKind::Input, "'" + path + "' is not a regular file");
+    if (fs::is_regular_file(st)) {
+      expected = fs::file_size(path, ec);
+      if (ec) expected = 0;
+      if (expected > max_bytes) failInputTooLarge(path, max_bytes);
+    }
+    f = std::fopen(path.c_str(), "rb");
+    if (!f) throw Error(ErrorKind::Input, "cannot open '" + path + "'");
+  }
+  struct Closer {
+    std::FILE* f;
+    ~Closer() {
+      if (f != stdin) std::fclose(f);
+    }
+  } closer{f};
+  // A regular file is read with one call into one allocation of its size (it may still grow or
+  // shrink while it is read); a pipe into a string that grows, never past the limit.
+  std::string text;
+  text.reserve(size_t(expected) + padding);
+  text.resize(size_t(expected));
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  char buf[1 << 16];
+  size_t n;
+  while (!std::ferror(f) && (n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    if (n > max_bytes - std::min<uint64_t>(max_bytes, text.size()))
+      failInputTooLarge(path, max_bytes);
+    if (text.capacity() < text.size() + n + padding)
+      text.reserve(std::max(text.capacity() * 2, text.size() + n + padding));
+    text.append(buf, n);
+  }
+  if (std::ferror(f)) throw Error(ErrorKind::Input, "cannot read '" + shown + "'");
+  return text;
+}
+
 TranslationUnit parseFile(TypeContext& ctx, const LayoutEngine& layout, const std::string& path,
                           const ParseOptions& options) {
-  std::string text;
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-    return detail::runParser(ctx, layout, "<stdin>", std::move(text), options);
-  }
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw Error(ErrorKind::Input, "'" + path + "' file not found");
-  if (std::filesystem::is_directory(path, ec))
-    throw Error(ErrorKind::Input, "'" + path + "' is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::Input, "cannot open '" + path + "'");
-  // Read into one allocation with room for the lexer's padding (the file may still grow or
-  // shrink while it is read).
-  uintmax_t expected = std::filesystem::file_size(path, ec);
-  if (ec || expected > (uintmax_t(1) << 32)) expected = 0;
-  text.reserve(size_t(expected) + detail::kLexPadding);
-  text.resize(size_t(expected));
-  in.read(text.data(), std::streamsize(expected));
-  text.resize(size_t(in.gcount()));
-  if (in.bad()) throw Error(ErrorKind::Input, "cannot read '" + path + "'");
-  if (in) {
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw Error(ErrorKind::Input, "cannot read '" + path + "'");
-    text += std::move(ss).str();
-  }
-  return detail::runParser(ctx, layout, path, std::move(text), options);
+  std::string text = readSourceFile(path, options.max_input_bytes, detail::kLexPadding);
+  return detail::runParser(ctx, layout, path == "-" ? "<stdin>" : path, std::move(text), options);
 }
 
 } // namespace abikit

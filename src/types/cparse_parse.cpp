@@ -22,6 +22,8 @@ namespace abikit::detail {
 
 namespace {
 
+// How deeply the parser's recursive descents may nest, all kinds together (records,
+// declarators, parameter lists, type names, expressions, linkage blocks): see NestGuard.
 constexpr unsigned kMaxNesting = 256;
 // How deeply types may nest (arrays, pointers, typedefs, records, functions): everything that
 // walks a type recursively (layout, spelling, comparison) stays far from the stack's end.
@@ -666,8 +668,10 @@ class Parser {
 public:
   Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, IdentTable& ids);
   TranslationUnit run();
+  void parseTypeList(const ParseOptions::TypeList& list);
   bool fast_paths = true; // see ParseOptions::fast_paths
   size_t text_bytes = 0;  // the main file's size (sizes the member memo)
+  const std::optional<ParseOptions::TypeList>* type_list = nullptr; // see ParseOptions::type_list
 
 private:
   // tokens
@@ -1109,8 +1113,27 @@ private:
     const Type* result = nullptr;
   };
   std::vector<ArrCacheEntry> arr_cache_ = std::vector<ArrCacheEntry>(1024);
+  // Every recursive descent of the parser enters through one NestGuard: one counter of the levels
+  // entered, one limit (kMaxNesting), so that no mix of constructs (typeof in _Alignas in a
+  // parameter list in an enum's underlying type...) can nest deeper and the stack stays bounded.
+  class NestGuard {
+  public:
+    NestGuard(Parser& p, const Loc& at, const char* what) : p_(p) {
+      if (++p_.nesting_ > kMaxNesting) p_.fail(at, std::string(what) + " nested too deeply");
+    }
+    ~NestGuard() { --p_.nesting_; }
+    NestGuard(const NestGuard&) = delete;
+    NestGuard& operator=(const NestGuard&) = delete;
+
+  private:
+    Parser& p_;
+  };
+  // f() (a subexpression's parse) one expression level deeper.
+  template <class F> auto nested(const Loc& at, F&& f) {
+    NestGuard nest(*this, at, "expression");
+    return f();
+  }
   unsigned nesting_ = 0;
-  unsigned record_nesting_ = 0;
   const Type* size_type_ = nullptr;
   const Type* ptrdiff_type_ = nullptr;
   const Type* int_ = nullptr;
@@ -2119,9 +2142,8 @@ void Parser::parseTypeof(DeclSpec& ds, bool unqual) {
   if (startsTypeName(tok_)) {
     r = parseTypeName(at);
   } else {
-    ++nesting_;
+    NestGuard nest(*this, at, "expression");
     Value v = parseExpr(false);
-    --nesting_;
     if (!v.type) fail(at, "cannot take the type of this expression");
     r.t = v.type;
   }
@@ -2517,7 +2539,7 @@ bool Parser::fastTypedefTag() {
 }
 
 void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
-  if (++record_nesting_ > kMaxNesting) fail(open, "structs nested too deeply");
+  NestGuard nest(*this, open, "structs");
   size_t base = member_n_;
   BodyState body;
   body.rd = rd;
@@ -2544,7 +2566,6 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
       FieldList(member_stack_.begin() + ptrdiff_t(base),
                 member_stack_.begin() + ptrdiff_t(member_n_), DeclAllocator<FieldDecl>(&ctx_));
   last_body_ = body;
-  --record_nesting_;
 }
 
 // The blanks, newlines and comments from `p` to the next token, as the lexer skips them: returns
@@ -3630,7 +3651,8 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
                                   bool abstract_ok, unsigned level) {
   // The chunks of this level go to `out` in the order they apply to the base type: the
   // pointers left to right, then the suffixes right to left, then the nested declarator's.
-  if (level > kMaxNesting) fail(tok_.loc, "declarator nested too deeply");
+  (void)level;
+  NestGuard nest(*this, tok_.loc, "declarator");
   parsePointers(d, out);
   parseDirectDeclarator(d, out, dc, abstract_ok, level);
 }
@@ -3767,9 +3789,8 @@ void Parser::parseArraySuffix(Declarator& d, SmallVec<Chunk, 4>& out, DeclContex
     consume();
     c.vla = true;
   } else {
-    ++nesting_;
+    NestGuard nest(*this, c.size_loc, "expression");
     Value v = parseAssign(true);
-    --nesting_;
     v = rvalue(v, c.size_loc);
     if (v.kind == Value::Float)
       fail(c.size_loc, "size of array has non-integer type '" + typeStr(v.type) + "'");
@@ -3796,6 +3817,7 @@ void Parser::parseArraySuffix(Declarator& d, SmallVec<Chunk, 4>& out, DeclContex
 }
 
 FunctionType* Parser::parseParams(Declarator& d, const Loc& at, unsigned level) {
+  NestGuard nest(*this, tok_.loc, "parameter list");
   consume(); // (
   FunctionType* fn = ctx_.createFunctionType();
   if (tok_.kind == Tok::RParen) {
@@ -4009,6 +4031,7 @@ QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclConte
 }
 
 QType Parser::parseTypeName(const Loc& at) {
+  NestGuard nest(*this, tok_.loc, "type name");
   DeclSpec ds;
   parseDeclSpec(ds, DeclContext::TypeName);
   if (!ds.any) failUnexpected("a type name");
@@ -4079,9 +4102,7 @@ void Parser::parseStaticAssert() {
   consume();
   expect(Tok::LParen, "after '_Static_assert'");
   Loc eat = tok_.loc;
-  ++nesting_;
   Value v = parseConditional(true);
-  --nesting_;
   v = rvalue(v, eat);
   std::string msg;
   if (tok_.kind == Tok::Comma) {
@@ -4383,12 +4404,11 @@ void Parser::parseExternalDeclaration() {
     consume();
     Loc open = tok_.loc;
     consume();
-    if (++nesting_ > kMaxNesting) fail(open, "linkage specifications nested too deeply");
+    NestGuard nest(*this, open, "linkage specifications");
     while (tok_.kind != Tok::RBrace) {
       if (tok_.kind == Tok::Eof) fail(open, "expected '}' to end the linkage specification");
       parseExternalDeclaration();
     }
-    --nesting_;
     consume();
     return;
   }
@@ -5089,12 +5109,9 @@ Value Parser::parseConditional(bool eval) {
       break;
     }
   }
-  if (++nesting_ > kMaxNesting) fail(tok_.loc, "expression nested too deeply");
+  NestGuard nest(*this, tok_.loc, "expression");
   Value c = parseBinary(1, eval);
-  if (tok_.kind != Tok::Question) {
-    --nesting_;
-    return c;
-  }
+  if (tok_.kind != Tok::Question) return c;
   Loc at = tok_.loc;
   consume();
   Value cv = rvalue(c, at);
@@ -5110,7 +5127,6 @@ Value Parser::parseConditional(bool eval) {
     a = rvalue(parseExpr(eval && !take_false), at);
   expect(Tok::Colon, "in the conditional expression");
   Value b = rvalue(parseConditional(eval && !take_true), at);
-  --nesting_;
   Value r;
   r.folded = cv.folded || a.folded || b.folded;
   bool arith_a = a.kind == Value::Int || a.kind == Value::Float;
@@ -5219,9 +5235,7 @@ Value Parser::parseCast(bool eval) {
     expect(Tok::RParen, "after the type name");
     if (tok_.kind == Tok::LBrace)
       fail(tok_.loc, "compound literals are not supported in constant expressions", true);
-    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
-    Value v = parseCast(eval);
-    --nesting_;
+    Value v = nested(at, [&] { return parseCast(eval); });
     const Type* c = stripTypedefs(t.t);
     if (c->kind == TypeKind::Array || c->kind == TypeKind::Function || c->kind == TypeKind::Record)
       fail(at,
@@ -5244,9 +5258,7 @@ Value Parser::parseSizeofAlignof(Kw which, const Loc& at, bool eval) {
     if (tok_.kind == Tok::LBrace)
       fail(tok_.loc, "compound literals are not supported in constant expressions", true);
   } else {
-    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
-    Value v = parseUnary(false);
-    --nesting_;
+    Value v = nested(at, [&] { return parseUnary(false); });
     t = v.type;
     bitfield = v.is_bitfield;
     if (!t) fail(at, "invalid operand");
@@ -5271,9 +5283,7 @@ Value Parser::parseUnary(bool eval) {
   case Tok::Excl: {
     Tok op = tok_.kind;
     consume();
-    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
-    Value v = rvalue(parseCast(eval), at);
-    --nesting_;
+    Value v = nested(at, [&] { return rvalue(parseCast(eval), at); });
     if (op == Tok::Excl) {
       if (v.kind == Value::Unknown) fail(at, "invalid argument type to unary '!'");
       Value r = intValue(int_, isZero(v), v.known);
@@ -5312,9 +5322,7 @@ Value Parser::parseUnary(bool eval) {
   }
   case Tok::Amp: {
     consume();
-    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
-    Value v = parseCast(eval);
-    --nesting_;
+    Value v = nested(at, [&] { return parseCast(eval); });
     if (v.kind != Value::LValue) fail(at, "cannot take the address of an rvalue");
     if (v.is_bitfield) fail(at, "address of bit-field requested");
     Value r;
@@ -5327,9 +5335,7 @@ Value Parser::parseUnary(bool eval) {
   }
   case Tok::Star: {
     consume();
-    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
-    Value v = rvalue(parseCast(eval), at);
-    --nesting_;
+    Value v = nested(at, [&] { return rvalue(parseCast(eval), at); });
     if (v.kind != Value::Ptr) fail(at, "indirection requires pointer operand");
     const Type* pe = static_cast<const PointerType*>(stripTypedefs(v.type))->pointee;
     Value r;
@@ -5731,9 +5737,7 @@ Value Parser::parsePrimary(bool eval) {
   case Tok::LParen: {
     consume();
     if (tok_.kind == Tok::LBrace) fail(at, "statement expressions are not supported", true);
-    if (++nesting_ > kMaxNesting) fail(at, "expression nested too deeply");
-    Value v = parseExpr(eval);
-    --nesting_;
+    Value v = nested(at, [&] { return parseExpr(eval); });
     if (tok_.kind != Tok::RParen) {
       if (tok_.kind == Tok::Eof) fail(at, "expected ')' to match this '('");
       failUnexpected("')'");
@@ -5822,9 +5826,7 @@ Value Parser::parsePrimary(bool eval) {
 
 int64_t Parser::evalInt(const char* what, const Loc& at, bool strict, __int128* wide,
                         const Type** type) {
-  ++nesting_;
   Value v = rvalue(parseConditional(true), at);
-  --nesting_;
   if (v.kind == Value::Float)
     fail(at, std::string(what) + " has non-integer type '" + typeStr(v.type) + "'");
   if (v.kind != Value::Int || !v.known)
@@ -5916,6 +5918,24 @@ uint32_t Parser::alignOf(const Type* t, const Loc& at, bool preferred) {
 
 // ----- the translation unit -------------------------------------------------------------------
 
+// Type names read after the main file, in its scope, from a text of their own in which no
+// directive is recognised: the type names are parsed as such, never spliced into the file.
+void Parser::parseTypeList(const ParseOptions::TypeList& list) {
+  pp_.enterTextAfterEnd("<" + list.origin + ">", list.text);
+  fast_paths = false;
+  consume();
+  for (;;) {
+    Loc at = tok_.loc;
+    if (tok_.kind == Tok::Ident && !tok_.ident->keyword && !startsTypeName(tok_))
+      fail(at, "unknown type name '" + std::string(tok_.text()) + "'");
+    if (tok_.kind == Tok::Eof || !startsTypeName(tok_)) failUnexpected("a type name");
+    tu_.type_list.push_back(parseTypeName(at).t);
+    if (tok_.kind == Tok::Eof) break;
+    if (tok_.kind != Tok::Comma) failUnexpected("',' or the end of the type list");
+    consume();
+  }
+}
+
 TranslationUnit Parser::run() {
   try {
     consume();
@@ -5928,6 +5948,7 @@ TranslationUnit Parser::run() {
       if (incomplete)
         fail(loc, "tentative definition has type '" + typeStr(t) + "' that is never completed");
     }
+    if (type_list && *type_list) parseTypeList(**type_list);
   } catch (const Error& e) {
     // A layout question without a position (e.g. a type the target cannot lay out): report it
     // where the parser is.
@@ -5956,6 +5977,7 @@ TranslationUnit parseWith(TypeContext& ctx, const LayoutEngine& layout, const Pa
     Parser parser(ctx, layout, pp, idents);
     parser.fast_paths = options.fast_paths;
     parser.text_bytes = bytes;
+    parser.type_list = &options.type_list;
     return parser.run();
   } catch (const SourceError& e) {
     throw Error::atSource(e.unsupported ? ErrorKind::Unsupported : ErrorKind::Input, e.message,

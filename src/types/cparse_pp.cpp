@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 namespace abikit::detail {
 
@@ -16,8 +15,11 @@ namespace {
 constexpr size_t kMaxIncludeDepth = 200;
 constexpr unsigned kMaxExpandDepth = 256;
 constexpr uint64_t kMaxExpansionTokens = uint64_t(1) << 22;
+// Tokens held at once by the macro invocations being expanded: their arguments and the copies
+// made to pre-expand them, across every nesting level (F(F(F(...))) holds the rest of the line
+// once per level). Bounds the memory of expansion whatever the nesting (2^21 tokens: 80 MB).
+constexpr uint64_t kMaxHeldTokens = uint64_t(1) << 21;
 constexpr uint64_t kMaxIncludedFiles = 100000;
-constexpr uintmax_t kMaxFileSize = uintmax_t(1) << 30;
 constexpr unsigned kMaxExprDepth = 512;
 } // namespace
 
@@ -180,7 +182,16 @@ void Preprocessor::enterMainFileBorrowed(std::string path, std::string_view padd
   enterMain(addBorrowedBuffer(std::move(path), padded, false));
 }
 
+void Preprocessor::enterTextAfterEnd(std::string name, std::string text) {
+  int buf = addBuffer(std::move(name), std::move(text), false);
+  files_.back() =
+      std::make_unique<FileState>(*buffers_[size_t(buf)], buf, idents_, arena_, conds_.size());
+  files_.back()->no_directives = true;
+  files_.back()->guard = FileState::kInvalid;
+}
+
 void Preprocessor::enterMain(int main_buf) {
+  text_bytes_ = buffers_[size_t(main_buf)]->size;
   std::string pre;
   setupPredefines(pre);
   int pre_buf = addBuffer("<built-in>", std::move(pre), true);
@@ -193,17 +204,15 @@ void Preprocessor::enterMain(int main_buf) {
 
 // ----- diagnostics ----------------------------------------------------------------------------
 
-std::string Preprocessor::sourceLine(const Loc& loc) const {
+std::string_view Preprocessor::sourceLine(const Loc& loc) const {
   if (loc.buf >= buffers_.size()) return {};
   std::string_view text(buffers_[loc.buf]->data, buffers_[loc.buf]->size);
   size_t off = std::min<size_t>(loc.offset, text.size());
-  size_t begin = off;
-  while (begin > 0 && text[begin - 1] != '\n') --begin;
-  size_t end = off;
-  while (end < text.size() && text[end] != '\n') ++end;
-  std::string line(text.substr(begin, end - begin));
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  return line;
+  size_t begin = off == 0 ? std::string_view::npos : text.rfind('\n', off - 1);
+  begin = begin == std::string_view::npos ? 0 : begin + 1;
+  size_t end = text.find('\n', off);
+  if (end == std::string_view::npos) end = text.size();
+  return text.substr(begin, end - begin);
 }
 
 void Preprocessor::error(const Loc& loc, std::string message, bool unsupported) const {
@@ -271,7 +280,7 @@ void Preprocessor::lexFile(Token& t) {
 bool Preprocessor::fileToken(Token& t) {
   FileState& f = *files_.back();
   if (t.kind == Tok::Hash) {
-    if ((t.flags & kTokAtLineStart) && !f.lexer.in_directive) {
+    if ((t.flags & kTokAtLineStart) && !f.lexer.in_directive && !f.no_directives) {
       handleDirective(t);
       return false;
     }
@@ -432,7 +441,7 @@ bool Preprocessor::expandMacro(Macro* m, Token& name) {
       if (a.flags & kTokAtLineStart)
         a.flags = uint8_t((a.flags & ~kTokAtLineStart) | kTokLeadingSpace);
       args->push_back(a);
-      if (args->size() > kMaxExpansionTokens) error(use, "macro argument is too long");
+      if (held_tokens_ + args->size() > kMaxHeldTokens) tooManyHeld(use, m);
     }
     bounds.push_back(start);
     bounds.push_back(uint32_t(args->size()));
@@ -462,6 +471,8 @@ bool Preprocessor::expandMacro(Macro* m, Token& name) {
   }
 
   if (++expand_depth_ > kMaxExpandDepth) error(use, "macro expansion nested too deeply");
+  const size_t held = args ? args->size() : 0;
+  held_tokens_ += held;
   std::vector<Token>* out = takeVector();
   Subst st{m, args, &bounds, {}, use};
   st.expanded.assign(m->params.size(), nullptr);
@@ -479,8 +490,12 @@ bool Preprocessor::expandMacro(Macro* m, Token& name) {
     (*out)[0].flags =
         uint8_t(((*out)[0].flags & ~kTokLeadingSpace) | (name.flags & kTokLeadingSpace));
   for (auto* e : st.expanded)
-    if (e) giveVector(e);
+    if (e) {
+      held_tokens_ -= e->size();
+      giveVector(e);
+    }
   if (args) giveVector(args);
+  held_tokens_ -= held;
   --expand_depth_;
   expanded_tokens_ += out->size();
   if (expanded_tokens_ > kMaxExpansionTokens)
@@ -497,7 +512,8 @@ bool Preprocessor::expandMacro(Macro* m, Token& name) {
 std::vector<Token>& Preprocessor::preExpandedArg(Subst& st, int p) {
   if (!st.expanded[size_t(p)]) {
     st.expanded[size_t(p)] = takeVector();
-    preExpand(st.argBegin(p), st.argSize(p), *st.expanded[size_t(p)]);
+    preExpand(st.argBegin(p), st.argSize(p), *st.expanded[size_t(p)], st.use, st.m);
+    held_tokens_ += st.expanded[size_t(p)]->size();
   }
   return *st.expanded[size_t(p)];
 }
@@ -602,8 +618,18 @@ void Preprocessor::substitute(Subst& st, size_t from, size_t to, std::vector<Tok
   }
 }
 
-void Preprocessor::preExpand(const Token* toks, size_t n, std::vector<Token>& out) {
+void Preprocessor::tooManyHeld(const Loc& use, const Macro* m) const {
+  error(use, "macro invocation of '" + std::string(m->name->name) +
+                 "' is too large: its arguments, with those of the invocations it is nested in, "
+                 "exceed " +
+                 std::to_string(kMaxHeldTokens) + " tokens");
+}
+
+void Preprocessor::preExpand(const Token* toks, size_t n, std::vector<Token>& out, const Loc& use,
+                             const Macro* m) {
   if (n == 0) return;
+  held_tokens_ += n; // the copy below, while it is read
+  if (held_tokens_ > kMaxHeldTokens) tooManyHeld(use, m);
   size_t base = exp_.size();
   std::vector<Token>* v = takeVector();
   v->assign(toks, toks + n);
@@ -617,8 +643,10 @@ void Preprocessor::preExpand(const Token* toks, size_t n, std::vector<Token>& ou
     next(t);
     if (t.kind == Tok::ArgEnd) break;
     out.push_back(t);
+    if (held_tokens_ + out.size() > kMaxHeldTokens) tooManyHeld(use, m);
   }
   while (exp_.size() > base) popContext();
+  held_tokens_ -= n;
 }
 
 void Preprocessor::stringize(const Token* toks, size_t n, const Loc& loc, Token& out) {
@@ -1117,15 +1145,15 @@ int Preprocessor::builtinHeader(std::string_view name) {
   return buf;
 }
 
-int Preprocessor::loadFile(const std::string& path, int search_index) {
+int Preprocessor::loadFile(const std::string& path, int search_index, const Loc& at) {
   auto cached = path_cache_.find(path);
   if (cached != path_cache_.end()) return cached->second;
-  int buf = loadFileUncached(path, search_index);
+  int buf = loadFileUncached(path, search_index, at);
   path_cache_.emplace(path, buf);
   return buf;
 }
 
-int Preprocessor::loadFileUncached(const std::string& path, int search_index) {
+int Preprocessor::loadFileUncached(const std::string& path, int search_index, const Loc& at) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path p(path);
@@ -1134,15 +1162,20 @@ int Preprocessor::loadFileUncached(const std::string& path, int search_index) {
   std::string key = ec ? path : canon.string();
   auto it = file_cache_.find(key);
   if (it != file_cache_.end()) return it->second;
-  uintmax_t size = fs::file_size(p, ec);
-  if (ec || size > kMaxFileSize) return -1;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return -1;
+  // The text of a translation unit, the main file and every file it includes, is bounded as a
+  // whole (ParseOptions::max_input_bytes): files are read while they fit.
+  uint64_t limit = options_.max_input_bytes;
+  uint64_t left = limit - std::min(limit, text_bytes_);
   std::string text;
-  text.reserve(size_t(size) + kLexPadding); // addBuffer() pads it in place
-  text.resize(size_t(size));
-  in.read(text.data(), std::streamsize(size));
-  text.resize(size_t(in.gcount()));
+  try {
+    text = readSourceFile(path, left, kLexPadding); // addBuffer() pads it in place
+  } catch (const Error& e) {
+    if (fs::is_regular_file(p, ec) && fs::file_size(p, ec) > left)
+      error(at, "the source text read reaches the input size limit of " + std::to_string(limit) +
+                    " bytes (--max-input-size) with '" + path + "'");
+    return -1; // unreadable: as if not there
+  }
+  text_bytes_ += text.size();
   int buf = addBuffer(path, std::move(text), false);
   buffers_[size_t(buf)]->search_index = search_index;
   file_cache_.emplace(std::move(key), buf);
@@ -1151,24 +1184,23 @@ int Preprocessor::loadFileUncached(const std::string& path, int search_index) {
 
 int Preprocessor::findInclude(std::string_view name, bool angled, bool next_search, const Loc& at,
                               bool& builtin) {
-  (void)at;
   builtin = false;
   std::string n(name);
-  if (!n.empty() && n[0] == '/') return loadFile(n, -1);
+  if (!n.empty() && n[0] == '/') return loadFile(n, -1, at);
   const SourceBuffer& cur = *buffers_[size_t(file().buf)];
   int start = 0;
   if (next_search && cur.search_index >= 0) start = cur.search_index + 1;
   if (!angled && !(next_search && cur.search_index >= 0)) {
     std::string p = cur.dir.empty() ? n : (cur.dir == "/" ? "/" + n : cur.dir + "/" + n);
     if (!cur.builtin) {
-      int b = loadFile(p, cur.search_index);
+      int b = loadFile(p, cur.search_index, at);
       if (b >= 0) return b;
     }
   }
   for (size_t i = size_t(start); i < options_.include_dirs.size(); ++i) {
     const std::string& dir = options_.include_dirs[i];
     std::string p = dir.empty() ? n : (dir.back() == '/' ? dir + n : dir + "/" + n);
-    int b = loadFile(p, int(i));
+    int b = loadFile(p, int(i), at);
     if (b >= 0) return b;
   }
   // The built-in headers come last, where clang's own headers are: a C library's <stdint.h> or

@@ -95,6 +95,9 @@ public:
   /// The same for a main file the caller holds, followed by kLexPadding NULs, for as long as
   /// this preprocessor lives (not copied).
   void enterMainFileBorrowed(std::string path, std::string_view padded);
+  /// After the main file's end (Tok::Eof): `text`, named `name` in diagnostics, is read as what
+  /// follows, with no directives ('#' is an ordinary token) and then Tok::Eof again.
+  void enterTextAfterEnd(std::string name, std::string text);
   /// The next fully expanded token (Tok::Eof at the end of the main file).
   inline void next(Token& t);
 
@@ -112,7 +115,7 @@ public:
   }
 
   /// The text of the line that holds `loc` (for the caret display).
-  std::string sourceLine(const Loc& loc) const;
+  std::string_view sourceLine(const Loc& loc) const;
   [[noreturn]] void error(const Loc& loc, std::string message, bool unsupported = false) const;
 
   TypeContext& context() { return ctx_; }
@@ -163,7 +166,9 @@ private:
   void substitute(Subst& st, size_t from, size_t to, std::vector<Token>& out);
   std::vector<Token>& preExpandedArg(Subst& st, int p);
   bool expandBuiltin(Macro* m, Token& t);
-  void preExpand(const Token* toks, size_t n, std::vector<Token>& out);
+  void preExpand(const Token* toks, size_t n, std::vector<Token>& out, const Loc& use,
+                 const Macro* m);
+  [[noreturn]] void tooManyHeld(const Loc& use, const Macro* m) const;
   void stringize(const Token* toks, size_t n, const Loc& loc, Token& out);
   bool paste(Token& left, const Token& right, const Loc& loc);
   void makeToken(Token& t, std::string_view text, const Loc& loc);
@@ -191,8 +196,8 @@ private:
 
   // Files.
   int findInclude(std::string_view name, bool angled, bool next, const Loc& at, bool& builtin);
-  int loadFile(const std::string& path, int search_index);
-  int loadFileUncached(const std::string& path, int search_index);
+  int loadFile(const std::string& path, int search_index, const Loc& at);
+  int loadFileUncached(const std::string& path, int search_index, const Loc& at);
   int builtinHeader(std::string_view name);
   void enterBuffer(int buf);
   int addBuffer(std::string path, std::string text, bool builtin);
@@ -205,6 +210,7 @@ private:
 
   TypeContext& ctx_;
   const ParseOptions& options_;
+  uint64_t text_bytes_ = 0; // of the main file and the files read for #include
   IdentTable& idents_;
   StringArena& arena_;
   PpQueries queries_;
@@ -241,6 +247,7 @@ private:
   uint64_t counter_ = 0;
   unsigned expand_depth_ = 0;
   uint64_t expanded_tokens_ = 0; // since the context stack was last empty
+  uint64_t held_tokens_ = 0;     // see kMaxHeldTokens
   uint64_t included_files_ = 0;
   bool in_if_expression_ = false;
 };
@@ -255,6 +262,7 @@ struct Preprocessor::FileState {
   int buf;
   size_t cond_base;
   Guard guard = kStart;
+  bool no_directives = false; // see enterTextAfterEnd()
   Ident* guard_macro = nullptr;
   size_t guard_cond = 0;
 };

@@ -49,7 +49,7 @@ template <class T> T* TypeContext::make() {
 TypeContext::TypeContext(const Target& target, Language lang)
     : target_(&target), lang_(lang), data_(dataModelFor(target, lang)),
       arena_(std::make_unique<Arena>()) {
-  files_.emplace_back("<built-in>");
+  file_index_.emplace(files_.emplace_back("<built-in>"), 0);
 }
 
 // A record and its type: recordType() of a record created here needs no interning.
@@ -90,10 +90,11 @@ std::string_view TypeContext::intern(std::string_view s) {
 }
 
 uint32_t TypeContext::addFile(std::string_view path) {
-  for (uint32_t i = 0; i < files_.size(); ++i)
-    if (files_[i] == path) return i;
-  files_.emplace_back(path);
-  return uint32_t(files_.size() - 1);
+  auto it = file_index_.find(path);
+  if (it != file_index_.end()) return it->second;
+  uint32_t id = uint32_t(files_.size());
+  file_index_.emplace(files_.emplace_back(path), id);
+  return id;
 }
 
 std::string_view TypeContext::fileName(uint32_t id) const {

@@ -618,5 +618,9 @@ TEST(PreprocessorErrors, ExpansionLimits) {
   nested += "1";
   for (int i = 0; i < 2000; ++i) nested += ")";
   nested += ";\n";
-  EXPECT_NE(parseError(nested).find("nested too deeply"), std::string::npos);
+  // (or, holding too many argument tokens across the levels, before that depth).
+  std::string e = parseError(nested);
+  EXPECT_TRUE(e.find("nested too deeply") != std::string::npos ||
+              e.find("is too large: its arguments") != std::string::npos)
+      << e.substr(0, 200);
 }

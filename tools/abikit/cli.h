@@ -28,13 +28,11 @@ struct InputFlags {
   std::vector<std::string> defines;
   std::vector<std::string> undefines;
   std::vector<std::string> include_dirs;
+  uint64_t max_input_bytes = ParseOptions().max_input_bytes;
   void add(CLI::App& app);
   ParseOptions parseOptions() const; // -D NAME[=VALUE], -U, -I
 };
 
-/// The whole text of an input file ("-" = standard input). Throws abikit::Error. A regular
-/// file is read into one allocation with `padding` bytes of spare capacity after the text.
-std::string readInput(const std::string& path, size_t padding = 0);
 /// An input's text followed by padding NUL bytes (see readPaddedInput()).
 struct PaddedInput {
   /// A file mapped read-only, followed by zero pages for the padding (unmapped when destroyed).
@@ -46,16 +44,16 @@ struct PaddedInput {
     Mapping& operator=(const Mapping&) = delete;
     ~Mapping();
   };
-  std::unique_ptr<char[]> bytes;    // the text read into memory, or
+  std::string bytes;                // the text read into memory (and the padding), or
   std::unique_ptr<Mapping> mapping; // the file mapped
   const char* data = nullptr;
   size_t size = 0; // of the text, without the padding
   std::string_view text() const { return {data, size}; }
 };
-/// readInput() followed by `padding` NUL bytes: a large regular file is mapped (POSIX; its pages
-/// are the page cache's, not copied), anything else is read into one allocation that is not
-/// cleared before the text is read into it. Same errors as readInput().
-PaddedInput readPaddedInput(const std::string& path, size_t padding);
+/// The input's text (readSourceFile(): "-" is standard input, the same errors and size limit)
+/// followed by `padding` NUL bytes: a large regular file is mapped (POSIX; its pages are the page
+/// cache's, not copied), anything else is read into one allocation.
+PaddedInput readPaddedInput(const std::string& path, size_t padding, uint64_t max_bytes);
 /// The size of a regular input file in bytes (0 for standard input or if unknown).
 size_t inputSize(const std::string& path);
 /// Prepares the process heap for about `bytes` of allocations that live until exit (Linux/glibc,
@@ -71,6 +69,9 @@ struct Output {
 };
 
 using Action = std::function<Output()>;
+
+/// The whole command line: parses argv, runs the command, prints its output; the exit status.
+int run(int argc, char** argv);
 
 /// Registers a command on `app`; its action runs after parsing. Defined in the cmd_*.cpp files.
 void addTargetsCommand(CLI::App& app, Action& action);

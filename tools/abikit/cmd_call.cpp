@@ -28,29 +28,18 @@ void addCallCommand(CLI::App& app, Action& action) {
       Target t = target.resolve();
       TypeContext ctx(t, languageForPath(input.file));
       LayoutEngine layout(ctx);
-      constexpr std::string_view kProbe = "__abikit_variadic_call";
-      TranslationUnit tu;
-      if (variadic_args.empty()) {
-        tu = parseFile(ctx, layout, input.file, input.parseOptions());
-      } else {
-        // Parse the extra argument types in the header's scope: a prototype appended to it.
-        std::string text = readInput(input.file);
-        text += "\n#line 1 \"--variadic-args\"\nvoid " + std::string(kProbe) + "(" + variadic_args +
-                ");\n";
-        tu = parseSource(ctx, layout, input.file, text, input.parseOptions());
-      }
-      std::vector<const Type*> extra;
-      if (const FunctionDecl* probe = tu.findFunction(kProbe))
-        for (const ParamDecl& p : probe->type->params) extra.push_back(p.type);
+      ParseOptions options = input.parseOptions();
+      if (!variadic_args.empty()) options.type_list = {variadic_args, "--variadic-args"};
+      TranslationUnit tu = parseFile(ctx, layout, input.file, options);
+      const std::vector<const Type*>& extra = tu.type_list;
 
       std::vector<const FunctionDecl*> selected;
       if (functions.empty()) {
-        for (const FunctionDecl* f : tu.functions)
-          if (f->name != kProbe) selected.push_back(f);
+        selected = tu.functions;
       } else {
         for (const std::string& name : functions) {
           const FunctionDecl* f = tu.findFunction(name);
-          if (!f || f->name == kProbe)
+          if (!f)
             throw abikit::Error(abikit::ErrorKind::Input, "no function '" + name +
                                                               "' is declared in " +
                                                               displayName(input.file));

@@ -73,10 +73,10 @@ void addLayoutCommand(CLI::App& app, Action& action) {
       std::string text;
       TranslationUnit tu;
       if (asserts) {
-        text = readInput(input.file);
+        text = readSourceFile(input.file, input.max_input_bytes, kSourcePadding);
         tu = parseSource(ctx, engine, displayName(input.file), text, input.parseOptions());
       } else {
-        PaddedInput in = readPaddedInput(input.file, kSourcePadding);
+        PaddedInput in = readPaddedInput(input.file, kSourcePadding, input.max_input_bytes);
         tu = parsePaddedSource(ctx, engine, displayName(input.file), in.text(),
                                input.parseOptions());
       }
