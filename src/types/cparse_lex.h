@@ -235,6 +235,24 @@ struct Token {
   bool leadingSpace() const { return flags & kTokLeadingSpace; }
 };
 
+/// The front-end's one guard on recursion. Each recursive descent (the parser's: records,
+/// declarators, parameter lists, type names, expressions, linkage blocks; the #if evaluator's)
+/// keeps one counter of the levels it is in and enters each level through a NestGuard; past the
+/// limit tooDeep() is true and the caller reports "... nested too deeply". The level is left when
+/// the guard dies, also when that report throws.
+class NestGuard {
+public:
+  NestGuard(unsigned& depth, unsigned limit) : depth_(depth), too_deep_(++depth > limit) {}
+  ~NestGuard() { --depth_; }
+  NestGuard(const NestGuard&) = delete;
+  NestGuard& operator=(const NestGuard&) = delete;
+  bool tooDeep() const { return too_deep_; }
+
+private:
+  unsigned& depth_;
+  bool too_deep_;
+};
+
 /// Storage for text made during preprocessing (cleaned spellings, pastes, stringized
 /// arguments). Views stay valid until the arena dies.
 class StringArena {

@@ -1113,24 +1113,19 @@ private:
     const Type* result = nullptr;
   };
   std::vector<ArrCacheEntry> arr_cache_ = std::vector<ArrCacheEntry>(1024);
-  // Every recursive descent of the parser enters through one NestGuard: one counter of the levels
-  // entered, one limit (kMaxNesting), so that no mix of constructs (typeof in _Alignas in a
-  // parameter list in an enum's underlying type...) can nest deeper and the stack stays bounded.
-  class NestGuard {
+  // Every recursive descent of the parser enters through one guard (NestGuard, shared with the
+  // #if evaluator): one counter of the levels entered, one limit (kMaxNesting), so that no mix of
+  // constructs (typeof in _Alignas in a parameter list in an enum's underlying type...) can nest
+  // deeper and the stack stays bounded.
+  class Nest : NestGuard {
   public:
-    NestGuard(Parser& p, const Loc& at, const char* what) : p_(p) {
-      if (++p_.nesting_ > kMaxNesting) p_.fail(at, std::string(what) + " nested too deeply");
+    Nest(Parser& p, const Loc& at, const char* what) : NestGuard(p.nesting_, kMaxNesting) {
+      if (tooDeep()) p.fail(at, std::string(what) + " nested too deeply");
     }
-    ~NestGuard() { --p_.nesting_; }
-    NestGuard(const NestGuard&) = delete;
-    NestGuard& operator=(const NestGuard&) = delete;
-
-  private:
-    Parser& p_;
   };
   // f() (a subexpression's parse) one expression level deeper.
   template <class F> auto nested(const Loc& at, F&& f) {
-    NestGuard nest(*this, at, "expression");
+    Nest nest(*this, at, "expression");
     return f();
   }
   unsigned nesting_ = 0;
@@ -2142,7 +2137,7 @@ void Parser::parseTypeof(DeclSpec& ds, bool unqual) {
   if (startsTypeName(tok_)) {
     r = parseTypeName(at);
   } else {
-    NestGuard nest(*this, at, "expression");
+    Nest nest(*this, at, "expression");
     Value v = parseExpr(false);
     if (!v.type) fail(at, "cannot take the type of this expression");
     r.t = v.type;
@@ -2539,7 +2534,7 @@ bool Parser::fastTypedefTag() {
 }
 
 void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
-  NestGuard nest(*this, open, "structs");
+  Nest nest(*this, open, "structs");
   size_t base = member_n_;
   BodyState body;
   body.rd = rd;
@@ -3652,7 +3647,7 @@ void Parser::parseDeclaratorLevel(Declarator& d, SmallVec<Chunk, 4>& out, DeclCo
   // The chunks of this level go to `out` in the order they apply to the base type: the
   // pointers left to right, then the suffixes right to left, then the nested declarator's.
   (void)level;
-  NestGuard nest(*this, tok_.loc, "declarator");
+  Nest nest(*this, tok_.loc, "declarator");
   parsePointers(d, out);
   parseDirectDeclarator(d, out, dc, abstract_ok, level);
 }
@@ -3789,7 +3784,7 @@ void Parser::parseArraySuffix(Declarator& d, SmallVec<Chunk, 4>& out, DeclContex
     consume();
     c.vla = true;
   } else {
-    NestGuard nest(*this, c.size_loc, "expression");
+    Nest nest(*this, c.size_loc, "expression");
     Value v = parseAssign(true);
     v = rvalue(v, c.size_loc);
     if (v.kind == Value::Float)
@@ -3817,7 +3812,7 @@ void Parser::parseArraySuffix(Declarator& d, SmallVec<Chunk, 4>& out, DeclContex
 }
 
 FunctionType* Parser::parseParams(Declarator& d, const Loc& at, unsigned level) {
-  NestGuard nest(*this, tok_.loc, "parameter list");
+  Nest nest(*this, tok_.loc, "parameter list");
   consume(); // (
   FunctionType* fn = ctx_.createFunctionType();
   if (tok_.kind == Tok::RParen) {
@@ -4031,7 +4026,7 @@ QType Parser::buildType(const DeclSpec& ds, QType base, Declarator& d, DeclConte
 }
 
 QType Parser::parseTypeName(const Loc& at) {
-  NestGuard nest(*this, tok_.loc, "type name");
+  Nest nest(*this, tok_.loc, "type name");
   DeclSpec ds;
   parseDeclSpec(ds, DeclContext::TypeName);
   if (!ds.any) failUnexpected("a type name");
@@ -4404,7 +4399,7 @@ void Parser::parseExternalDeclaration() {
     consume();
     Loc open = tok_.loc;
     consume();
-    NestGuard nest(*this, open, "linkage specifications");
+    Nest nest(*this, open, "linkage specifications");
     while (tok_.kind != Tok::RBrace) {
       if (tok_.kind == Tok::Eof) fail(open, "expected '}' to end the linkage specification");
       parseExternalDeclaration();
@@ -5109,7 +5104,7 @@ Value Parser::parseConditional(bool eval) {
       break;
     }
   }
-  NestGuard nest(*this, tok_.loc, "expression");
+  Nest nest(*this, tok_.loc, "expression");
   Value c = parseBinary(1, eval);
   if (tok_.kind != Tok::Question) return c;
   Loc at = tok_.loc;

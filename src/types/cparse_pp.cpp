@@ -1418,7 +1418,8 @@ struct PPExpr {
   [[noreturn]] void fail(const Token& t, const std::string& msg) const { pp.error(t.loc, msg); }
 
   PPVal primary(bool eval) {
-    if (++depth > kMaxExprDepth) fail(peek(), "#if expression nested too deeply");
+    NestGuard nest(depth, kMaxExprDepth);
+    if (nest.tooDeep()) fail(peek(), "#if expression nested too deeply");
     const Token& t = peek();
     PPVal r;
     switch (t.kind) {
@@ -1494,7 +1495,6 @@ struct PPExpr {
     default:
       fail(t, "invalid token at start of a preprocessor expression");
     }
-    --depth;
     return r;
   }
 
@@ -1641,7 +1641,8 @@ struct PPExpr {
   }
 
   PPVal conditional(bool eval) {
-    if (++depth > kMaxExprDepth) fail(peek(), "#if expression nested too deeply");
+    NestGuard nest(depth, kMaxExprDepth);
+    if (nest.tooDeep()) fail(peek(), "#if expression nested too deeply");
     PPVal c = binary(1, eval);
     if (at(Tok::Question)) {
       ++i;
@@ -1653,7 +1654,6 @@ struct PPExpr {
       c.v = cv ? a.v : b.v;
       c.is_unsigned = a.is_unsigned || b.is_unsigned;
     }
-    --depth;
     return c;
   }
 
