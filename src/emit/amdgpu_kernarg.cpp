@@ -279,7 +279,7 @@ std::string kernargJson(const Target& target, std::span<const KernelArguments> k
     list.push_back(std::move(j));
   }
   doc["kernels"] = std::move(list);
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string kernargText(const Target& target, const TypeContext& ctx,

@@ -86,7 +86,7 @@ std::string targetsJson(const std::vector<TargetSummary>& targets) {
     list.push_back(std::move(j));
   }
   doc["targets"] = std::move(list);
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string targetsText(const std::vector<TargetSummary>& targets) {
@@ -240,7 +240,7 @@ std::string describeJson(const Target& t) {
       props[p.key] = p.value;
   }
   doc["details"] = std::move(props);
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string describeText(const Target& t) {

@@ -3,6 +3,7 @@
 #include "abikit/elf.h"
 #include "abikit/emit.h"
 #include "elf_format.h"
+#include "json_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -106,7 +107,8 @@ private:
     if (!first_) out_ += ',';
     first_ = false;
   }
-  // JSON string; bytes that are not valid UTF-8 are written as \u00XX (their Latin-1 reading).
+  // JSON string; each maximal subpart of an ill-formed UTF-8 sequence becomes one U+FFFD, as in
+  // every JSON writer (json_text.h).
   void string(std::string_view s) {
     static const char kHex[] = "0123456789abcdef";
     out_ += '"';
@@ -136,34 +138,17 @@ private:
         out_ += kHex[c >> 4];
         out_ += kHex[c & 15];
       } else {
-        size_t len = utf8Length(s, i);
-        if (len) {
-          out_.append(s.substr(i, len));
-          i += len;
-          continue;
-        }
-        out_ += "\\u00";
-        out_ += kHex[c >> 4];
-        out_ += kHex[c & 15];
+        auto* p = reinterpret_cast<const unsigned char*>(s.data());
+        bool valid;
+        size_t len = detail::utf8Sequence(p + i, p + s.size(), valid);
+        out_.append(valid ? s.substr(i, len) : std::string_view("\xEF\xBF\xBD"));
+        i += len;
+        continue;
       }
       ++i;
     }
     out_ += '"';
   }
-  static size_t utf8Length(std::string_view s, size_t i) {
-    unsigned char c = uint8_t(s[i]);
-    size_t len = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-    if (!len || i + len > s.size()) return 0;
-    for (size_t k = 1; k < len; ++k)
-      if ((uint8_t(s[i + k]) & 0xc0) != 0x80) return 0;
-    uint32_t cp = c & (0x7f >> len);
-    for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (uint8_t(s[i + k]) & 0x3f);
-    if ((len == 2 && cp < 0x80) || (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-      return 0;
-    return len;
-  }
-
   std::string& out_;
   bool first_ = true;
 };

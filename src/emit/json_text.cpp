@@ -1,8 +1,8 @@
 #include "json_text.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
-#include <cstdio>
 
 namespace abikit::detail {
 
@@ -19,28 +19,13 @@ void appendSigned(std::string& out, int64_t v) {
 }
 
 void appendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  size_t plain = 0; // characters that need no escape, copied in one go
-  while (plain < s.size()) {
-    unsigned char u = static_cast<unsigned char>(s[plain]);
-    if (u < 0x20 || u == '"' || u == '\\') break;
-    ++plain;
-  }
-  out.append(s.data(), plain);
-  for (char c : s.substr(plain)) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
+  size_t old = out.size();
+  out.resize(old + 2 + s.size() * 6);
+  char* p = out.data() + old;
+  *p++ = '"';
+  p = escapeJsonChars(p, s);
+  *p++ = '"';
+  out.resize(size_t(p - out.data()));
 }
 
 void TextBuffer::grow(size_t n) {
@@ -56,25 +41,93 @@ void TextBuffer::grow(size_t n) {
   end_ = buf_.data() + buf_.size();
 }
 
-void TextBuffer::jsonChars(std::string_view s) {
-  // Every character takes at most six bytes (\u00XX).
-  char* p = room(s.size() * 6);
+size_t utf8Sequence(const unsigned char* p, const unsigned char* end, bool& valid) {
+  // Unicode's table of well-formed byte sequences (Table 3-7): the lead byte sets the length
+  // and the range of the second byte; the others are 80..BF.
+  valid = false;
+  unsigned char c = p[0];
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) {
+    len = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    len = 3;
+    if (c == 0xe0)
+      lo = 0xa0; // no overlong forms
+    else if (c == 0xed)
+      hi = 0x9f; // no surrogates
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    len = 4;
+    if (c == 0xf0)
+      lo = 0x90; // no overlong forms
+    else if (c == 0xf4)
+      hi = 0x8f; // nothing above U+10FFFF
+  } else {
+    return 1; // a continuation byte, C0, C1 or F5..FF
+  }
+  if (size_t(end - p) < 2 || p[1] < lo || p[1] > hi) return 1;
+  for (size_t k = 2; k < len; ++k)
+    if (size_t(end - p) <= k || (p[k] & 0xc0) != 0x80) return k;
+  valid = true;
+  return len;
+}
+
+namespace {
+
+// 1 for the bytes copied as they are in the fast path: printable ASCII but '"' and '\\'.
+constexpr auto kPlain = [] {
+  std::array<unsigned char, 256> t{};
+  for (unsigned c = 0x20; c < 0x80; ++c) t[c] = c != '"' && c != '\\';
+  return t;
+}();
+
+} // namespace
+
+char* escapeJsonChars(char* p, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && c != '"' && c != '\\') {
-      *p++ = c;
-    } else if (u >= 0x20) {
+  auto* q = reinterpret_cast<const unsigned char*>(s.data());
+  auto* end = q + s.size();
+  while (q < end) {
+    // Eight bytes at a time while they are all plain: no byte >= 0x80 or < 0x20, no '"' or '\\'
+    // (a zero byte after XOR marks the character; see "Bit Twiddling Hacks", haszero()).
+    if (end - q >= 8) {
+      constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+      uint64_t w;
+      std::memcpy(&w, q, 8);
+      auto zero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+      if (((w | (w - kOnes * 0x20)) & kHigh) == 0 && !zero(w ^ (kOnes * '"')) &&
+          !zero(w ^ (kOnes * '\\'))) {
+        std::memcpy(p, q, 8);
+        p += 8;
+        q += 8;
+        continue;
+      }
+    }
+    unsigned char u = *q;
+    if (kPlain[u]) { // ASCII: one table look-up per byte
+      *p++ = char(u);
+      ++q;
+    } else if (u == '"' || u == '\\') {
       *p++ = '\\';
-      *p++ = c;
-    } else {
+      *p++ = char(u);
+      ++q;
+    } else if (u < 0x20) {
       std::memcpy(p, "\\u00", 4);
       p[4] = kHex[u >> 4];
       p[5] = kHex[u & 15];
       p += 6;
+      ++q;
+    } else {
+      bool valid;
+      size_t n = utf8Sequence(q, end, valid);
+      if (valid)
+        std::memcpy(p, q, n), p += n;
+      else
+        std::memcpy(p, "\xEF\xBF\xBD", 3), p += 3;
+      q += n;
     }
   }
-  p_ = p;
+  return p;
 }
 
 } // namespace abikit::detail

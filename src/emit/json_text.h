@@ -10,6 +10,19 @@
 
 namespace abikit::detail {
 
+// Every JSON writer escapes text the same way (docs/cli.md, "JSON output"): valid UTF-8 is copied
+// as it is, '"' and '\\' get a backslash, control characters become \u00XX, and each maximal
+// subpart of an ill-formed UTF-8 sequence (Unicode 15, section 3.9; what Python's
+// errors='replace' and nlohmann-json's error_handler_t::replace do) becomes one U+FFFD.
+
+/// The UTF-8 sequence that starts at `p` (`p < end`, *p >= 0x80): the number of bytes it takes,
+/// with `valid` set when they are one well-formed character; otherwise the length of the maximal
+/// subpart (1 to 3 bytes), which is replaced by one U+FFFD.
+size_t utf8Sequence(const unsigned char* p, const unsigned char* end, bool& valid);
+/// Writes the characters of `s` escaped for the inside of a JSON string literal to `p`, which
+/// has room for 6 * s.size() bytes; returns the end of what was written.
+char* escapeJsonChars(char* p, std::string_view s);
+
 /// Appends `s` as a JSON string literal (quotes and escapes added).
 void appendJsonString(std::string& out, std::string_view s);
 /// Appends a decimal number.
@@ -75,7 +88,10 @@ public:
     put('"');
   }
   /// The characters of `s` escaped for the inside of a JSON string literal.
-  void jsonChars(std::string_view s);
+  void jsonChars(std::string_view s) {
+    // Every byte takes at most six bytes (\u00XX; U+FFFD takes three for one or more bytes).
+    p_ = escapeJsonChars(room(s.size() * 6), s);
+  }
 
   size_t size() const { return size_t(p_ - buf_.data()); }
   std::string take() {

@@ -1,0 +1,211 @@
+// Every JSON writer writes valid UTF-8 whatever the bytes of a name: valid UTF-8 as it is, control
+// characters escaped, and each maximal subpart of an ill-formed sequence as one U+FFFD (the rule
+// of nlohmann-json's error_handler_t::replace and Python's errors='replace'). Through the
+// command line: layout, call and kernarg with such identifiers, elf with such symbol and section
+// names; every document must parse.
+#include "../../src/emit/json_text.h"
+#include "elf_writer.h"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using nlohmann::json;
+
+std::string escaped(std::string_view s) {
+  std::string out;
+  abikit::detail::appendJsonString(out, s);
+  return out;
+}
+
+std::string viaTextBuffer(std::string_view s) {
+  abikit::detail::TextBuffer b;
+  b.jsonString(s);
+  return b.take();
+}
+
+// The decoded value of the JSON string literal `lit`; fails the test when it does not parse.
+std::string decode(const std::string& lit) {
+  json j = json::parse(lit, nullptr, false);
+  EXPECT_TRUE(j.is_string()) << lit;
+  return j.is_string() ? j.get<std::string>() : std::string();
+}
+
+const std::string kFFFD = "\xEF\xBF\xBD";
+
+TEST(JsonUtf8, ValidTextUnchanged) {
+  EXPECT_EQ(escaped("field_1"), "\"field_1\"");
+  EXPECT_EQ(escaped(""), "\"\"");
+  // Two-, three- and four-byte characters, the first and last of each length.
+  for (std::string s : {"caf\xC3\xA9", "\xC2\x80", "\xDF\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF",
+                        "\xEE\x80\x80", "\xEF\xBF\xBF", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF",
+                        "\xE6\x97\xA5\xE6\x9C\xAC_\xF0\x9F\x98\x80_long_enough_for_words"}) {
+    EXPECT_EQ(escaped(s), "\"" + s + "\"");
+    EXPECT_EQ(viaTextBuffer(s), "\"" + s + "\"");
+    EXPECT_EQ(decode(escaped(s)), s);
+  }
+}
+
+TEST(JsonUtf8, Escapes) {
+  EXPECT_EQ(escaped("a\"b\\c"), "\"a\\\"b\\\\c\"");
+  EXPECT_EQ(escaped(std::string("\x01\n\x1f\x7f", 4)), "\"\\u0001\\u000a\\u001f\x7f\"");
+  EXPECT_EQ(escaped(std::string("a\0b", 3)), "\"a\\u0000b\"");
+  // The eight-byte fast path stops at any special byte, wherever it is in the word.
+  for (size_t at = 0; at < 17; ++at)
+    for (char c : {'"', '\\', '\n', '\x80', '\x1f'}) {
+      std::string s(17, 'x');
+      s[at] = c;
+      std::string e = escaped(s);
+      EXPECT_EQ(e, viaTextBuffer(s));
+      std::string expect = s;
+      if (c == '\x80') expect.replace(at, 1, kFFFD);
+      EXPECT_EQ(decode(e), expect) << at;
+    }
+}
+
+TEST(JsonUtf8, IllFormed) {
+  struct Case {
+    std::string in, out;
+  };
+  const Case cases[] = {
+      {"n\xFF\xFE", "n" + kFFFD + kFFFD},                  // bytes that never occur
+      {"\x80x", kFFFD + "x"},                              // a lone continuation byte
+      {"g\xE2\x82", "g" + kFFFD},                          // truncated at the end: one U+FFFD
+      {"\xE2\x82x", kFFFD + "x"},                          // truncated before ASCII
+      {"\xF0\x9F\x98", kFFFD},                             // truncated four-byte sequence
+      {"\xC0\xAF", kFFFD + kFFFD},                         // overlong '/'
+      {"\xE0\x80\xAF", kFFFD + kFFFD + kFFFD},             // overlong, three bytes
+      {"\xF0\x80\x80\xAF", kFFFD + kFFFD + kFFFD + kFFFD}, // overlong, four bytes
+      {"\xED\xA0\x80", kFFFD + kFFFD + kFFFD},             // a surrogate (U+D800)
+      {"\xF4\x90\x80\x80", kFFFD + kFFFD + kFFFD + kFFFD}, // U+110000
+      {"\xF5\x80", kFFFD + kFFFD},                         // lead byte past U+10FFFF
+      {"\xC3\xA9\xC3", "\xC3\xA9" + kFFFD},                // valid, then truncated
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(escaped(c.in), "\"" + c.out + "\"")
+        << json(c.in).dump(-1, ' ', true, json::error_handler_t::replace);
+    EXPECT_EQ(viaTextBuffer(c.in), escaped(c.in));
+  }
+}
+
+// Random bytes, biased towards the interesting ones: the writers agree with each other and with
+// nlohmann-json's replace handler, and the result always parses.
+TEST(JsonUtf8, AgreesWithNlohmannReplace) {
+  std::mt19937 rng(7);
+  const unsigned char kBytes[] = {'a',  '"',  '\\', 0x00, 0x1f, 0x7f, 0x80, 0x8f, 0x90, 0x9f,
+                                  0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed,
+                                  0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff};
+  for (int i = 0; i < 20000; ++i) {
+    std::string s(rng() % 12, '\0');
+    for (char& c : s) c = char(rng() % 3 ? kBytes[rng() % sizeof kBytes] : rng() % 256);
+    std::string e = escaped(s);
+    ASSERT_EQ(e, viaTextBuffer(s));
+    std::string mine = decode(e);
+    std::string theirs = json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+    ASSERT_EQ(mine, decode(theirs)) << theirs;
+  }
+}
+
+// The command line, on files whose identifiers are not valid UTF-8.
+class JsonUtf8Cli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/abikit-json-utf8-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+  std::string write(const std::string& name, std::string_view bytes) {
+    std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+    return path;
+  }
+
+  // Runs the CLI; its stdout, which must be one JSON document (exit status 0).
+  json runJson(const std::string& args) {
+    std::string cmd = std::string(ABIKIT_CLI_PATH) + " " + args + " 2>" + dir_ + "/stderr.txt";
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    EXPECT_NE(p, nullptr);
+    if (!p) return {};
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+    int st = pclose(p);
+    std::ifstream err(dir_ + "/stderr.txt");
+    std::string errs(std::istreambuf_iterator<char>(err), {});
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << args << "\n" << errs;
+    json j = json::parse(out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << args << "\n" << out;
+    return j;
+  }
+
+  std::string dir_;
+};
+
+// Identifiers: ill-formed UTF-8 of every kind, and valid multi-byte names that stay as they are.
+const char kHeader[] = "struct n\xFF\xFE { int f\xED\xA0\x80; int g\xE2\x82; char h\xC3\xA9;"
+                       " long o\xC0\xAF; short big\xF4\x90\x80\x80; };\n"
+                       "int fun\xE6\x97\xA5(struct n\xFF\xFE *p\xF0\x9F\x98, int q\xE2);\n";
+
+TEST_F(JsonUtf8Cli, Layout) {
+  std::string h = write("bad.h", kHeader);
+  json j = runJson("layout --target riscv64-unknown-elf --json " + h);
+  ASSERT_TRUE(j.contains("records"));
+  const json& r = j["records"][0];
+  EXPECT_EQ(r["name"], "struct n" + kFFFD + kFFFD);
+  std::vector<std::string> names;
+  for (const json& f : r["fields"]) names.push_back(f["name"]);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"f" + kFFFD + kFFFD + kFFFD, "g" + kFFFD, "h\xC3\xA9",
+                                      "o" + kFFFD + kFFFD, "big" + kFFFD + kFFFD + kFFFD + kFFFD}));
+}
+
+TEST_F(JsonUtf8Cli, Call) {
+  std::string h = write("bad.h", kHeader);
+  json j = runJson("call --target riscv64-unknown-elf --json " + h);
+  ASSERT_TRUE(j.contains("functions"));
+  const json& f = j["functions"][0];
+  EXPECT_EQ(f["name"], "fun\xE6\x97\xA5");
+  EXPECT_EQ(f["params"][0]["name"], "p" + kFFFD);
+  EXPECT_EQ(f["params"][0]["type"], "struct n" + kFFFD + kFFFD + " *");
+  EXPECT_EQ(f["params"][1]["name"], "q" + kFFFD);
+}
+
+TEST_F(JsonUtf8Cli, Kernarg) {
+  // nlohmann-json's dump threw on such names (and the process ended in std::terminate).
+  std::string k = write("k.cl", "__kernel void k\xFF(__global int *a\xE2, int b\xC3\xA9) {}\n");
+  json j = runJson("kernarg --target amdgcn-amd-amdhsa -mcpu=gfx90a --json " + k);
+  EXPECT_NE(j.dump().find("k" + kFFFD), std::string::npos) << j.dump();
+  EXPECT_NE(j.dump().find("b\xC3\xA9"), std::string::npos) << j.dump();
+}
+
+TEST_F(JsonUtf8Cli, ElfSymbolAndSectionNames) {
+  abikit::test::ElfWriter w(1, 1, 245, 0x02800000);
+  uint32_t text = w.addSection(".text\xFF\xED\xA0\x80", 1, 6, std::vector<uint8_t>(16, 0));
+  w.addSymbol("main\xC3\xA9", 0, 4, 2, 1, uint16_t(text));
+  w.addSymbol("bad\xE2\x82", 4, 4, 2, 1, uint16_t(text));
+  w.addSymbol("big\xF4\x90\x80\x80", 8, 4, 2, 1, uint16_t(text));
+  w.addSymbol(std::string("ctl\x01\n", 5), 12, 4, 2, 1, uint16_t(text));
+  std::vector<uint8_t> bytes = w.build();
+  std::string obj =
+      write("o.o", std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  json j = runJson("elf --json --symbols " + obj);
+  std::string doc = j.dump();
+  EXPECT_NE(doc.find(".text" + kFFFD + kFFFD + kFFFD + kFFFD), std::string::npos) << doc;
+  EXPECT_NE(doc.find("main\xC3\xA9"), std::string::npos) << doc;
+  EXPECT_NE(doc.find("bad" + kFFFD + "\""), std::string::npos) << doc;
+  EXPECT_NE(doc.find("big" + kFFFD + kFFFD + kFFFD + kFFFD), std::string::npos) << doc;
+  EXPECT_NE(doc.find("ctl\\u0001\\n"), std::string::npos) << doc;
+}
+
+} // namespace
