@@ -2,7 +2,7 @@
 #include "abikit/cparse.h"
 
 #include "abikit/diag.h"
-#include "cparse_parse.h"
+#include "parse.h"
 
 #include <algorithm>
 #include <cstdio>

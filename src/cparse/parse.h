@@ -3,7 +3,7 @@
 #pragma once
 
 #include "abikit/cparse.h"
-#include "cparse_pp.h"
+#include "preprocessor.h"
 
 #include <deque>
 #include <string>

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "abikit/cparse.h"
-#include "cparse_lex.h"
+#include "lexer.h"
 
 #include <functional>
 #include <memory>
@@ -61,6 +61,17 @@ struct Macro {
   uint8_t int_state = 0;
   int32_t int_value = 0;
 };
+
+// The preprocessor's limits (errors past them, never crashes or unbounded memory).
+constexpr size_t kMaxIncludeDepth = 200;
+constexpr unsigned kMaxExpandDepth = 256;
+constexpr uint64_t kMaxExpansionTokens = uint64_t(1) << 22;
+// Tokens held at once by the macro invocations being expanded: their arguments and the copies
+// made to pre-expand them, across every nesting level (F(F(F(...))) holds the rest of the line
+// once per level). Bounds the memory of expansion whatever the nesting (2^21 tokens: 80 MB).
+constexpr uint64_t kMaxHeldTokens = uint64_t(1) << 21;
+constexpr uint64_t kMaxIncludedFiles = 100000;
+constexpr unsigned kMaxExprDepth = 512;
 
 /// One text the preprocessor has read (a file, a built-in header, the predefines).
 struct SourceBuffer {

@@ -3,7 +3,7 @@
 // <stddef.h>, <stdbool.h>, <stdalign.h>, <stdarg.h>, <limits.h>, <float.h>, <uchar.h>,
 // <inttypes.h>, <assert.h>, <iso646.h>, <stdnoreturn.h>, and each header the target provides.
 // Also the per-language prelude (built-in typedefs, OpenCL vector names, CUDA/HIP macros).
-#include "cparse_pp.h"
+#include "preprocessor.h"
 
 #include <string>
 

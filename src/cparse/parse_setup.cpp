@@ -1,0 +1,458 @@
+// The parser's set-up (keywords, OpenCL types, address-space qualifiers), tokens and scopes, and
+// the translation unit.
+#include "parser.h"
+
+namespace abikit::detail {
+
+namespace {
+
+// ----- keywords -------------------------------------------------------------------------------
+
+enum : uint8_t { kLangC = 1, kLangCL = 2, kLangCxx = 4, kLangAll = 7 };
+
+struct KwEntry {
+  const char* spelling;
+  Kw kw;
+  uint8_t langs;
+};
+
+constexpr KwEntry kKeywords[] = {
+    {"typedef", kKwTypedef, kLangAll},
+    {"extern", kKwExtern, kLangAll},
+    {"static", kKwStatic, kLangAll},
+    {"auto", kKwAuto, kLangC | kLangCL},
+    {"register", kKwRegister, kLangAll},
+    {"_Thread_local", kKwThreadLocal, kLangAll},
+    {"__thread", kKwThreadLocal, kLangAll},
+    {"thread_local", kKwThreadLocal, kLangCxx},
+    {"inline", kKwInline, kLangAll},
+    {"__inline", kKwInline, kLangAll},
+    {"__inline__", kKwInline, kLangAll},
+    {"_Noreturn", kKwNoreturn, kLangAll},
+    {"const", kKwConst, kLangAll},
+    {"__const", kKwConst, kLangAll},
+    {"__const__", kKwConst, kLangAll},
+    {"volatile", kKwVolatile, kLangAll},
+    {"__volatile", kKwVolatile, kLangAll},
+    {"__volatile__", kKwVolatile, kLangAll},
+    {"restrict", kKwRestrict, kLangC | kLangCL},
+    {"__restrict", kKwRestrict, kLangAll},
+    {"__restrict__", kKwRestrict, kLangAll},
+    {"_Atomic", kKwAtomic, kLangAll},
+    {"_Nonnull", kKwNullability, kLangAll},
+    {"_Nullable", kKwNullability, kLangAll},
+    {"_Nullable_result", kKwNullability, kLangAll},
+    {"_Null_unspecified", kKwNullability, kLangAll},
+    {"void", kKwVoid, kLangAll},
+    {"char", kKwChar, kLangAll},
+    {"short", kKwShort, kLangAll},
+    {"int", kKwInt, kLangAll},
+    {"long", kKwLong, kLangAll},
+    {"float", kKwFloat, kLangAll},
+    {"double", kKwDouble, kLangAll},
+    {"signed", kKwSigned, kLangAll},
+    {"__signed", kKwSigned, kLangAll},
+    {"__signed__", kKwSigned, kLangAll},
+    {"unsigned", kKwUnsigned, kLangAll},
+    {"_Bool", kKwBool, kLangAll},
+    {"bool", kKwBool, kLangCL | kLangCxx},
+    {"_Complex", kKwComplex, kLangAll},
+    {"__complex", kKwComplex, kLangAll},
+    {"__complex__", kKwComplex, kLangAll},
+    {"_Imaginary", kKwImaginary, kLangAll},
+    {"__int128", kKwInt128, kLangAll},
+    {"_BitInt", kKwBitInt, kLangAll},
+    {"_ExtInt", kKwBitInt, kLangAll},
+    {"_Float16", kKwFloat16, kLangAll},
+    {"__fp16", kKwFp16, kLangAll},
+    {"half", kKwHalf, kLangCL},
+    {"__bf16", kKwBf16, kLangAll},
+    {"__float128", kKwFloat128, kLangAll},
+    {"struct", kKwStruct, kLangAll},
+    {"union", kKwUnion, kLangAll},
+    {"enum", kKwEnum, kLangAll},
+    {"typeof", kKwTypeof, kLangC | kLangCL},
+    {"__typeof", kKwTypeof, kLangAll},
+    {"__typeof__", kKwTypeof, kLangAll},
+    {"decltype", kKwTypeof, kLangCxx},
+    {"__auto_type", kKwAutoType, kLangAll},
+    {"_Alignas", kKwAlignas, kLangAll},
+    {"alignas", kKwAlignas, kLangCxx},
+    {"_Alignof", kKwAlignof, kLangAll},
+    {"alignof", kKwAlignof, kLangCxx},
+    {"__alignof", kKwGnuAlignof, kLangAll},
+    {"__alignof__", kKwGnuAlignof, kLangAll},
+    {"sizeof", kKwSizeof, kLangAll},
+    {"_Static_assert", kKwStaticAssert, kLangAll},
+    {"static_assert", kKwStaticAssert, kLangCxx},
+    {"__attribute__", kKwAttribute, kLangAll},
+    {"__attribute", kKwAttribute, kLangAll},
+    {"__extension__", kKwExtension, kLangAll},
+    {"asm", kKwAsm, kLangAll},
+    {"__asm", kKwAsm, kLangAll},
+    {"__asm__", kKwAsm, kLangAll},
+    {"__declspec", kKwDeclspec, kLangAll},
+    {"__builtin_offsetof", kKwOffsetof, kLangAll},
+    {"__builtin_types_compatible_p", kKwTypesCompatible, kLangC | kLangCL},
+    {"__builtin_choose_expr", kKwChooseExpr, kLangAll},
+    {"__builtin_constant_p", kKwConstantP, kLangAll},
+    {"__builtin_va_arg", kKwVaArg, kLangAll},
+    {"_Generic", kKwGeneric, kLangAll},
+    {"true", kKwTrue, kLangCL | kLangCxx},
+    {"false", kKwFalse, kLangCL | kLangCxx},
+    {"__real__", kKwRealImag, kLangAll},
+    {"__imag__", kKwRealImag, kLangAll},
+    {"__real", kKwRealImag, kLangAll},
+    {"__imag", kKwRealImag, kLangAll},
+    {"kernel", kKwKernel, kLangCL},
+    {"__kernel", kKwKernel, kLangCL},
+    {"read_only", kKwReadOnly, kLangCL},
+    {"__read_only", kKwReadOnly, kLangCL},
+    {"write_only", kKwWriteOnly, kLangCL},
+    {"__write_only", kKwWriteOnly, kLangCL},
+    {"read_write", kKwReadWrite, kLangCL},
+    {"__read_write", kKwReadWrite, kLangCL},
+    {"pipe", kKwPipe, kLangCL},
+    {"class", kKwCxxOnly, kLangCxx},
+    {"template", kKwCxxOnly, kLangCxx},
+    {"typename", kKwCxxOnly, kLangCxx},
+    {"namespace", kKwCxxOnly, kLangCxx},
+    {"using", kKwCxxOnly, kLangCxx},
+    {"operator", kKwCxxOnly, kLangCxx},
+    {"virtual", kKwCxxOnly, kLangCxx},
+    {"friend", kKwCxxOnly, kLangCxx},
+    {"public", kKwCxxOnly, kLangCxx},
+    {"private", kKwCxxOnly, kLangCxx},
+    {"protected", kKwCxxOnly, kLangCxx},
+    {"constexpr", kKwCxxOnly, kLangCxx},
+    {"mutable", kKwCxxOnly, kLangCxx},
+    {"explicit", kKwCxxOnly, kLangCxx},
+};
+
+struct CLTypeEntry {
+  const char* spelling;
+  OpenCLKind kind;
+};
+constexpr CLTypeEntry kCLTypes[] = {
+    {"image1d_t", OpenCLKind::Image1d},
+    {"image1d_array_t", OpenCLKind::Image1dArray},
+    {"image1d_buffer_t", OpenCLKind::Image1dBuffer},
+    {"image2d_t", OpenCLKind::Image2d},
+    {"image2d_array_t", OpenCLKind::Image2dArray},
+    {"image2d_depth_t", OpenCLKind::Image2dDepth},
+    {"image2d_array_depth_t", OpenCLKind::Image2dArrayDepth},
+    {"image2d_msaa_t", OpenCLKind::Image2dMsaa},
+    {"image2d_array_msaa_t", OpenCLKind::Image2dArrayMsaa},
+    {"image2d_msaa_depth_t", OpenCLKind::Image2dMsaaDepth},
+    {"image2d_array_msaa_depth_t", OpenCLKind::Image2dArrayMsaaDepth},
+    {"image3d_t", OpenCLKind::Image3d},
+    {"sampler_t", OpenCLKind::Sampler},
+    {"event_t", OpenCLKind::Event},
+    {"clk_event_t", OpenCLKind::ClkEvent},
+    {"queue_t", OpenCLKind::Queue},
+    {"reserve_id_t", OpenCLKind::ReserveId},
+};
+
+} // namespace
+
+// ----- set-up and tokens ----------------------------------------------------------------------
+
+Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, IdentTable& ids)
+    : ctx_(ctx), layout_(layout), pp_(pp), ids_(ids), lang_(ctx.language()) {
+  uint8_t mask = lang_ == Language::OpenCL                             ? kLangCL
+                 : (lang_ == Language::CUDA || lang_ == Language::HIP) ? kLangCxx
+                                                                       : kLangC;
+  for (const KwEntry& k : kKeywords)
+    if (k.langs & mask) ids_.get(k.spelling)->keyword = uint16_t(k.kw);
+  id_struct_ = ids_.get("struct");
+  id_union_ = ids_.get("union");
+  // Address-space qualifiers from the target.
+  for (const AddressSpaceInfo& a : ctx.target().address_spaces) {
+    if (a.c_spelling.empty()) continue;
+    Ident* id = ids_.getCopy(a.c_spelling);
+    id->keyword = kKwAddrSpace;
+    as_keywords_[id] = a.number;
+  }
+  if (lang_ == Language::OpenCL) {
+    // OpenCL's qualifiers, with and without "__"; the number is the target's for that
+    // spelling, else 0 (clang's default address-space map).
+    for (const char* n : {"global", "local", "constant", "private", "generic"}) {
+      std::string prefixed = std::string("__") + n;
+      uint32_t num = 0;
+      for (const AddressSpaceInfo& a : ctx.target().address_spaces)
+        if (a.c_spelling == prefixed) num = a.number;
+      for (const std::string& s : {std::string(n), prefixed}) {
+        Ident* id = ids_.getCopy(s);
+        id->keyword = kKwAddrSpace;
+        as_keywords_[id] = num;
+      }
+    }
+    for (const CLTypeEntry& e : kCLTypes) {
+      Ident* id = ids_.get(e.spelling);
+      id->keyword = kKwCLType;
+      cl_types_[id] = e.kind;
+    }
+  }
+  const DataModel& d = ctx.data();
+  size_type_ = ctx.intType(d.size_type);
+  ptrdiff_type_ = ctx.intType(d.ptrdiff_type);
+  int_ = ctx.intType(IntKind::Int);
+}
+
+void Parser::consumeSlow() {
+  if (nla_) {
+    tok_ = la_[0];
+    for (unsigned i = 1; i < nla_; ++i) la_[i - 1] = la_[i];
+    --nla_;
+  }
+  if (tok_.kind == Tok::Unknown) {
+    if (tok_.flags & kTokUnterminated) {
+      char q = '"';
+      for (char c : tok_.text())
+        if (c == '\'' || c == '"') {
+          q = c;
+          break;
+        }
+      fail(tok_.loc,
+           q == '\'' ? "missing terminating ' character" : "missing terminating '\"' character");
+    }
+    std::string_view c = "?";
+    if (tok_.len) c = tok_.ptr[0] == '\0' ? std::string_view("\\0") : std::string_view(tok_.ptr, 1);
+    fail(tok_.loc, "unexpected character '" + std::string(c) + "'");
+  }
+}
+
+const Token& Parser::peekTok(unsigned n) {
+  while (nla_ <= n) {
+    pp_.next(la_[nla_]);
+    ++nla_;
+  }
+  return la_[n];
+}
+
+std::string Parser::tokenText(const Token& t) const {
+  switch (t.kind) {
+  case Tok::Eof:
+    return "end of file";
+  case Tok::Eod:
+    return "end of line";
+  default:
+    return "'" + std::string(t.text()) + "'";
+  }
+}
+
+void Parser::failUnexpected(const char* expected) {
+  fail(tok_.loc, std::string("expected ") + expected + ", found " + tokenText(tok_));
+}
+
+void Parser::expect(Tok k, const char* context) {
+  if (tok_.kind == k) {
+    consume();
+    return;
+  }
+  std::string msg = "expected '" + std::string(punctuatorSpelling(k)) + "'";
+  if (context && *context) msg += std::string(" ") + context;
+  fail(tok_.loc, msg);
+}
+
+void Parser::popScope() {
+  size_t mark = scope_marks_.back();
+  scope_marks_.pop_back();
+  while (undo_.size() > mark) {
+    Undo& u = undo_.back();
+    if (u.tag)
+      u.id->tag = u.old;
+    else
+      u.id->ordinary = u.old;
+    if (u.id->memo & kIdMemoBind) ++ids_.memo_epoch;
+    undo_.pop_back();
+  }
+}
+
+void Parser::bind(Ident* id, Symbol* s) {
+  if (depth() > 0) undo_.push_back({id, false, id->ordinary});
+  id->ordinary = s;
+  if (id->memo & kIdMemoBind) ++ids_.memo_epoch;
+}
+
+void Parser::bindTag(Ident* id, TagSym* s) {
+  if (depth() > 0) undo_.push_back({id, true, id->tag});
+  id->tag = s;
+  if (id->memo & kIdMemoBind) ++ids_.memo_epoch;
+}
+
+Symbol* Parser::newSymbol(Symbol::Kind k, const Loc& loc) {
+  Symbol& s = symbols_.emplace_back();
+  s.kind = k;
+  s.depth = depth();
+  s.loc = loc;
+  return &s;
+}
+
+bool Parser::isTypeName(const Token& t) const {
+  if (t.kind != Tok::Ident) return false;
+  Symbol* s = lookup(t.ident);
+  if (s) return s->kind == Symbol::Typedef;
+  // C++ (CUDA/HIP): a tag name is also a type name.
+  if (lang_ == Language::CUDA || lang_ == Language::HIP) return lookupTag(t.ident) != nullptr;
+  return false;
+}
+
+bool Parser::startsDeclSpec(const Token& t) const {
+  if (t.kind != Tok::Ident) return t.kind == Tok::LBracket; // [[ attributes
+  switch (t.ident->keyword) {
+  case kKwTypedef:
+  case kKwExtern:
+  case kKwStatic:
+  case kKwAuto:
+  case kKwRegister:
+  case kKwThreadLocal:
+  case kKwInline:
+  case kKwNoreturn:
+  case kKwAttribute:
+  case kKwExtension:
+  case kKwAlignas:
+  case kKwKernel:
+  case kKwDeclspec:
+    return true;
+  default:
+    return startsTypeName(t);
+  }
+}
+
+bool Parser::startsTypeName(const Token& t) const {
+  if (t.kind != Tok::Ident) return false;
+  switch (t.ident->keyword) {
+  case kKwConst:
+  case kKwVolatile:
+  case kKwRestrict:
+  case kKwAtomic:
+  case kKwNullability:
+  case kKwAddrSpace:
+  case kKwVoid:
+  case kKwChar:
+  case kKwShort:
+  case kKwInt:
+  case kKwLong:
+  case kKwFloat:
+  case kKwDouble:
+  case kKwSigned:
+  case kKwUnsigned:
+  case kKwBool:
+  case kKwComplex:
+  case kKwImaginary:
+  case kKwInt128:
+  case kKwBitInt:
+  case kKwFloat16:
+  case kKwFp16:
+  case kKwHalf:
+  case kKwBf16:
+  case kKwFloat128:
+  case kKwStruct:
+  case kKwUnion:
+  case kKwEnum:
+  case kKwTypeof:
+  case kKwTypeofUnqual:
+  case kKwAutoType:
+  case kKwReadOnly:
+  case kKwWriteOnly:
+  case kKwReadWrite:
+  case kKwPipe:
+  case kKwCLType:
+  case kKwAttribute:
+  case kKwExtension:
+  case kKwAlignas:
+    return true;
+  case kKwNone:
+    return isTypeName(t);
+  default:
+    return false;
+  }
+}
+
+// ----- the translation unit -------------------------------------------------------------------
+
+// Type names read after the main file, in its scope, from a text of their own in which no
+// directive is recognised: the type names are parsed as such, never spliced into the file.
+void Parser::parseTypeList(const ParseOptions::TypeList& list) {
+  pp_.enterTextAfterEnd("<" + list.origin + ">", list.text);
+  fast_paths = false;
+  consume();
+  for (;;) {
+    Loc at = tok_.loc;
+    if (tok_.kind == Tok::Ident && !tok_.ident->keyword && !startsTypeName(tok_))
+      fail(at, "unknown type name '" + std::string(tok_.text()) + "'");
+    if (tok_.kind == Tok::Eof || !startsTypeName(tok_)) failUnexpected("a type name");
+    tu_.type_list.push_back(parseTypeName(at).t);
+    if (tok_.kind == Tok::Eof) break;
+    if (tok_.kind != Tok::Comma) failUnexpected("',' or the end of the type list");
+    consume();
+  }
+}
+
+TranslationUnit Parser::run() {
+  try {
+    consume();
+    while (tok_.kind != Tok::Eof) parseExternalDeclaration();
+    for (const auto& [t, loc] : tentative_) {
+      const Type* c = stripTypedefs(t);
+      bool incomplete =
+          (c->kind == TypeKind::Record && !static_cast<const RecordType*>(c)->decl->complete) ||
+          (c->kind == TypeKind::Enum && !static_cast<const EnumType*>(c)->decl->complete);
+      if (incomplete)
+        fail(loc, "tentative definition has type '" + typeStr(t) + "' that is never completed");
+    }
+    if (type_list && *type_list) parseTypeList(**type_list);
+  } catch (const Error& e) {
+    // A layout question without a position (e.g. a type the target cannot lay out): report it
+    // where the parser is.
+    if (e.hasSourcePosition()) throw;
+    fail(tok_.loc, e.message(), e.kind() == ErrorKind::Unsupported);
+  }
+  return std::move(tu_);
+}
+
+namespace {
+
+// The main file is entered by `enter(pp)`: an owned string or a borrowed padded text.
+template <class Enter>
+TranslationUnit parseWith(TypeContext& ctx, const LayoutEngine& layout, const ParseOptions& options,
+                          size_t bytes, Enter enter) {
+  IdentTable idents;
+  idents.reserveForText(bytes);
+  StringArena arena;
+  PpQueries q;
+  q.has_attribute = [](std::string_view scope, std::string_view n, bool c2x) {
+    return hasAttribute(scope, n, c2x);
+  };
+  Preprocessor pp(ctx, options, idents, arena, std::move(q));
+  try {
+    enter(pp);
+    Parser parser(ctx, layout, pp, idents);
+    parser.fast_paths = options.fast_paths;
+    parser.text_bytes = bytes;
+    parser.type_list = &options.type_list;
+    return parser.run();
+  } catch (const SourceError& e) {
+    throw Error::atSource(e.unsupported ? ErrorKind::Unsupported : ErrorKind::Input, e.message,
+                          std::string(ctx.fileName(e.loc.file)), e.loc.line, e.loc.col,
+                          pp.sourceLine(e.loc));
+  }
+}
+
+} // namespace
+
+TranslationUnit runParser(TypeContext& ctx, const LayoutEngine& layout, std::string_view name,
+                          std::string text, const ParseOptions& options) {
+  return parseWith(ctx, layout, options, text.size(),
+                   [&](Preprocessor& pp) { pp.enterMainFile(std::string(name), std::move(text)); });
+}
+
+TranslationUnit runParserBorrowed(TypeContext& ctx, const LayoutEngine& layout,
+                                  std::string_view name, std::string_view padded,
+                                  const ParseOptions& options) {
+  return parseWith(ctx, layout, options, padded.size(),
+                   [&](Preprocessor& pp) { pp.enterMainFileBorrowed(std::string(name), padded); });
+}
+
+} // namespace abikit::detail

@@ -1,0 +1,502 @@
+// Declaration specifiers.
+#include "parser.h"
+
+namespace abikit::detail {
+
+// ----- declaration specifiers -----------------------------------------------------------------
+
+void Parser::setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at) {
+  if (ds.base != DeclSpec::None) {
+    if (ds.tag_defined && prev_.kind == Tok::RBrace) {
+      Loc after = prev_.loc;
+      after.col += prev_.len;
+      after.offset += prev_.len;
+      const char* what = ds.record ? (ds.record->is_union ? "union" : "struct") : "enum";
+      fail(after, std::string("expected ';' after ") + what);
+    }
+    fail(at.loc,
+         "cannot combine '" + std::string(at.text()) + "' with the previous type specifiers");
+  }
+  ds.base = b;
+  if (!ds.any_type) ds.type_loc = at.loc;
+  ds.any_type = true;
+  ds.any = true;
+}
+
+void Parser::parseDeclSpec(DeclSpec& ds, DeclContext dc) {
+  ds.loc = tok_.loc;
+  parseDeclSpecRest(ds, dc);
+}
+
+void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
+  auto conflict = [&](const Token& t) {
+    if (ds.tag_defined && prev_.kind == Tok::RBrace) {
+      Loc after = prev_.loc;
+      after.col += prev_.len;
+      after.offset += prev_.len;
+      const char* what = ds.record ? (ds.record->is_union ? "union" : "struct") : "enum";
+      fail(after, std::string("expected ';' after ") + what);
+    }
+    fail(t.loc, "cannot combine '" + std::string(t.text()) + "' with the previous type specifiers");
+  };
+  for (;;) {
+    if (atAttribute()) {
+      parseAttributes(ds.attrs);
+      ds.any = true;
+      continue;
+    }
+    if (tok_.kind != Tok::Ident) break;
+    Ident* id = tok_.ident;
+    Kw kw = Kw(id->keyword);
+    const Token& t = tok_; // only read before the token is consumed
+    switch (kw) {
+    case kKwTypedef:
+    case kKwExtern:
+    case kKwStatic:
+    case kKwAuto:
+    case kKwRegister:
+      if (dc == DeclContext::Member || dc == DeclContext::TypeName)
+        fail(t.loc, "type name does not allow storage class to be specified");
+      if (ds.storage != kKwNone && !(ds.storage == kw))
+        fail(t.loc,
+             "cannot combine with previous '" + std::string(t.text()) + "' declaration specifier");
+      ds.storage = kw;
+      ds.storage_loc = t.loc;
+      ds.any = true;
+      consume();
+      if (kw == kKwExtern && tok_.kind == Tok::String &&
+          (lang_ == Language::CUDA || lang_ == Language::HIP)) {
+        // extern "C" in CUDA/HIP sources.
+        if (tok_.text() != "\"C\"" && tok_.text() != "\"C++\"")
+          fail(tok_.loc, "unknown linkage language " + std::string(tok_.text()));
+        consume();
+        ds.cxx_extern_c = true;
+      }
+      continue;
+    case kKwThreadLocal:
+      ds.thread_local_ = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwInline:
+      ds.inline_ = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwNoreturn:
+      ds.noreturn = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwExtension:
+      consume();
+      continue;
+    case kKwConst:
+      ds.quals |= kQualConst;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwVolatile:
+      ds.quals |= kQualVolatile;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwRestrict:
+      ds.quals |= kQualRestrict;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwNullability:
+      consume();
+      continue;
+    case kKwAtomic:
+      fail(t.loc, "_Atomic is not supported", true);
+    case kKwAddrSpace:
+      if (ds.has_as && ds.as != as_keywords_[id])
+        fail(t.loc, "multiple address spaces specified for type");
+      ds.has_as = true;
+      ds.as = as_keywords_[id];
+      ds.any = true;
+      consume();
+      continue;
+    case kKwDeclspec:
+      fail(t.loc, "'__declspec' is not supported", true);
+    case kKwCxxOnly:
+      fail(t.loc, "C++ '" + std::string(t.text()) + "' is not supported (C declarations only)",
+           true);
+    case kKwAutoType:
+      fail(t.loc, "'__auto_type' is not supported", true);
+    case kKwImaginary:
+      fail(t.loc, "_Imaginary is not supported", true);
+    case kKwKernel:
+      ds.kernel = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwReadOnly:
+    case kKwWriteOnly:
+    case kKwReadWrite: {
+      AccessQual q = kw == kKwReadOnly    ? AccessQual::ReadOnly
+                     : kw == kKwWriteOnly ? AccessQual::WriteOnly
+                                          : AccessQual::ReadWrite;
+      if (ds.access != AccessQual::None && ds.access != q)
+        fail(t.loc, "multiple access qualifiers");
+      ds.access = q;
+      ds.access_loc = t.loc;
+      ds.any = true;
+      consume();
+      continue;
+    }
+    case kKwPipe:
+      ds.pipe = true;
+      ds.any = true;
+      consume();
+      continue;
+    case kKwAlignas:
+      parseAlignas(ds);
+      ds.any = true;
+      continue;
+    case kKwVoid:
+      setBase(ds, DeclSpec::Void, t);
+      consume();
+      continue;
+    case kKwChar:
+      setBase(ds, DeclSpec::Char, t);
+      consume();
+      continue;
+    case kKwInt:
+      if (ds.base == DeclSpec::Int) conflict(t);
+      if (ds.base != DeclSpec::None) conflict(t);
+      ds.base = DeclSpec::Int;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwFloat:
+      setBase(ds, DeclSpec::Float, t);
+      consume();
+      continue;
+    case kKwDouble:
+      setBase(ds, DeclSpec::Double, t);
+      consume();
+      continue;
+    case kKwBool:
+      setBase(ds, DeclSpec::Bool, t);
+      consume();
+      continue;
+    case kKwInt128:
+      setBase(ds, DeclSpec::Int128, t);
+      consume();
+      continue;
+    case kKwFloat16:
+      setBase(ds, DeclSpec::Float16, t);
+      consume();
+      continue;
+    case kKwFp16:
+    case kKwHalf:
+      setBase(ds, DeclSpec::Fp16, t);
+      consume();
+      continue;
+    case kKwBf16:
+      setBase(ds, DeclSpec::Bf16, t);
+      consume();
+      continue;
+    case kKwFloat128:
+      setBase(ds, DeclSpec::Float128, t);
+      consume();
+      continue;
+    case kKwBitInt: {
+      setBase(ds, DeclSpec::BitInt, t);
+      consume();
+      expect(Tok::LParen, "after '_BitInt'");
+      Loc at = tok_.loc;
+      __int128 v = 0;
+      evalInt("_BitInt width", at, false, &v);
+      if (v < 1 || v > 0xFFFF) fail(at, "_BitInt width must be between 1 and 65535");
+      ds.bitint_bits = unsigned(v);
+      expect(Tok::RParen, "after the _BitInt width");
+      continue;
+    }
+    case kKwShort:
+      if (ds.short_ || ds.longs) conflict(t);
+      ds.short_ = true;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwLong:
+      if (ds.short_ || ds.longs >= 2) conflict(t);
+      ++ds.longs;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwSigned:
+    case kKwUnsigned:
+      if (ds.sign) conflict(t);
+      ds.sign = kw == kKwSigned ? 1 : 2;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwComplex:
+      if (ds.complex_) conflict(t);
+      ds.complex_ = true;
+      if (!ds.any_type) ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    case kKwStruct:
+    case kKwUnion:
+    case kKwEnum:
+      if (ds.any_type) conflict(t);
+      parseTagSpecifier(ds, dc);
+      continue;
+    case kKwTypeof:
+    case kKwTypeofUnqual:
+      if (ds.any_type) conflict(t);
+      parseTypeof(ds, kw == kKwTypeofUnqual);
+      continue;
+    case kKwCLType: {
+      if (ds.any_type) conflict(t);
+      ds.base = DeclSpec::Named;
+      ds.named = QType{ctx_.openclType(cl_types_[id])};
+      ds.type_loc = t.loc;
+      ds.any_type = ds.any = true;
+      consume();
+      continue;
+    }
+    case kKwNone: {
+      if (ds.any_type) break; // the declarator's name
+      Symbol* s = lookup(id);
+      if (s && s->kind == Symbol::Typedef) {
+        ds.base = DeclSpec::Named;
+        ds.named = s->type;
+        ds.type_loc = t.loc;
+        ds.is_typedef_name = true;
+        ds.any_type = ds.any = true;
+        consume();
+        continue;
+      }
+      if (!s && (lang_ == Language::CUDA || lang_ == Language::HIP)) {
+        if (TagSym* tg = lookupTag(id)) {
+          ds.base = DeclSpec::Named;
+          ds.named = QType{tg->type};
+          ds.type_loc = t.loc;
+          ds.any_type = ds.any = true;
+          consume();
+          continue;
+        }
+      }
+      // An unknown identifier where a type is expected.
+      const Token& n = peekTok(0);
+      bool looks_like_type = n.kind == Tok::Ident ||
+                             (n.kind == Tok::Star && dc != DeclContext::TypeName) ||
+                             (dc == DeclContext::Param && !s && n.kind != Tok::Comma &&
+                              n.kind != Tok::RParen && n.kind != Tok::LBracket) ||
+                             (dc == DeclContext::TypeName);
+      if (!s && looks_like_type &&
+          !(n.kind == Tok::Ident && n.ident->keyword != kKwNone &&
+            n.ident->keyword != kKwAttribute && n.ident->keyword != kKwAsm && !startsTypeName(n)))
+        fail(t.loc, "unknown type name '" + std::string(id->name) + "'");
+      break;
+    }
+    default:
+      break;
+    }
+    break;
+  }
+}
+
+const IntType* Parser::intTypeFor(DeclSpec& ds, const Loc& at) {
+  const DataModel& d = ctx_.data();
+  IntKind k;
+  if (ds.base == DeclSpec::Char) {
+    if (ds.short_ || ds.longs) fail(at, "'char' cannot be combined with 'short' or 'long'");
+    k = ds.sign == 1 ? IntKind::SChar : ds.sign == 2 ? IntKind::UChar : IntKind::Char;
+  } else if (ds.base == DeclSpec::Int128) {
+    if (ds.short_ || ds.longs) fail(at, "'__int128' cannot be combined with 'short' or 'long'");
+    k = ds.sign == 2 ? IntKind::UInt128 : IntKind::Int128;
+  } else {
+    if (ds.short_)
+      k = IntKind::Short;
+    else if (ds.longs == 1)
+      k = IntKind::Long;
+    else if (ds.longs == 2)
+      k = IntKind::LongLong;
+    else
+      k = IntKind::Int;
+    if (ds.sign == 2) k = toUnsignedKind(k);
+  }
+  if (!d.of(k).supported()) {
+    if (k == IntKind::Int128 || k == IntKind::UInt128)
+      fail(at, "__int128 is not supported on this target", true);
+    fail(at,
+         "'" + std::string(k == IntKind::LongLong ? "long long" : "this integer type") +
+             "' is not supported on this target",
+         true);
+  }
+  return ctx_.intType(k);
+}
+
+QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
+  // The common case first: a typedef or tag name alone (what the code below returns for it).
+  if (namedAlone(ds)) return ds.named;
+  const DataModel& d = ctx_.data();
+  Loc at = ds.any_type ? ds.type_loc : ds.loc;
+  QType r;
+  if (!ds.any_type) {
+    if (!ds.any) {
+      if (dc == DeclContext::Member) failUnexpected("a type name");
+      fail(tok_.loc, "expected a type specifier");
+    }
+    // C89 implicit int (clang warns).
+    if (lang_ != Language::C) fail(at, "a type specifier is required for all declarations");
+    r.t = int_;
+  } else {
+    bool intlike = ds.short_ || ds.longs || ds.sign;
+    switch (ds.base) {
+    case DeclSpec::None:
+      if (ds.complex_ && !intlike) {
+        // plain _Complex is _Complex double (clang warns)
+        r.t = ctx_.complexOf(ctx_.floatType(FloatKind::Double));
+        ds.complex_ = false;
+        break;
+      }
+      r.t = intTypeFor(ds, at);
+      break;
+    case DeclSpec::Int:
+    case DeclSpec::Char:
+    case DeclSpec::Int128:
+      r.t = intTypeFor(ds, at);
+      break;
+    case DeclSpec::Void:
+      if (intlike) fail(at, "'void' cannot be combined with other type specifiers");
+      r.t = ctx_.voidType();
+      break;
+    case DeclSpec::Bool:
+      if (intlike) fail(at, "'_Bool' cannot be combined with other type specifiers");
+      r.t = ctx_.intType(IntKind::Bool);
+      break;
+    case DeclSpec::BitInt: {
+      if (ds.short_ || ds.longs) fail(at, "'_BitInt' cannot be combined with 'short' or 'long'");
+      bool sgn = ds.sign != 2;
+      if (d.bitint_max_width == 0) fail(at, "_BitInt is not supported on this target", true);
+      if (ds.bitint_bits > d.bitint_max_width)
+        fail(at, std::string(sgn ? "signed" : "unsigned") + " _BitInt of bit sizes greater than " +
+                     std::to_string(d.bitint_max_width) + " not supported");
+      if (sgn && ds.bitint_bits < 2) fail(at, "signed _BitInt must have a bit size of at least 2");
+      r.t = ctx_.bitIntType(ds.bitint_bits, sgn);
+      break;
+    }
+    case DeclSpec::Float:
+    case DeclSpec::Double:
+    case DeclSpec::Float16:
+    case DeclSpec::Fp16:
+    case DeclSpec::Bf16:
+    case DeclSpec::Float128: {
+      if (ds.sign || ds.short_ || (ds.longs && ds.base != DeclSpec::Double) || ds.longs > 1)
+        fail(at, "invalid combination of floating-point type specifiers");
+      FloatKind fk = ds.base == DeclSpec::Float ? FloatKind::Float
+                     : ds.base == DeclSpec::Double
+                         ? (ds.longs ? FloatKind::LongDouble : FloatKind::Double)
+                     : ds.base == DeclSpec::Float16 ? FloatKind::Float16
+                     : ds.base == DeclSpec::Fp16    ? FloatKind::Fp16
+                     : ds.base == DeclSpec::Bf16    ? FloatKind::BFloat16
+                                                    : FloatKind::Float128;
+      if (!d.of(fk).supported()) {
+        const char* names[] = {"__fp16", "_Float16",    "__bf16",    "float",
+                               "double", "long double", "__float128"};
+        fail(at, std::string(names[size_t(fk)]) + " is not supported on this target", true);
+      }
+      r.t = ctx_.floatType(fk);
+      break;
+    }
+    case DeclSpec::Named:
+      if (intlike || ds.complex_) fail(at, "cannot combine a type name with other type specifiers");
+      r = ds.named;
+      break;
+    }
+    if (ds.complex_) {
+      const Type* e = stripTypedefs(r.t);
+      if (e->kind != TypeKind::Float && e->kind != TypeKind::Int)
+        fail(at, "_Complex requires an arithmetic element type");
+      r.t = ctx_.complexOf(r.t);
+    }
+  }
+  if (ds.pipe) {
+    r.t = ctx_.openclType(OpenCLKind::Pipe,
+                          ds.access == AccessQual::None ? AccessQual::ReadOnly : ds.access, r.t);
+  } else if (ds.access != AccessQual::None) {
+    auto* ot = dyn<OpenCLType>(stripTypedefs(r.t));
+    if (!ot || ot->okind > OpenCLKind::Image3d)
+      fail(ds.access_loc, "access qualifier can only be used for pipe and image type");
+    r.t = ctx_.openclType(ot->okind, ds.access);
+  } else if (auto* ot = dyn<OpenCLType>(r.t)) {
+    if (ot->okind <= OpenCLKind::Image3d && ot->access == AccessQual::None)
+      r.t = ctx_.openclType(ot->okind, AccessQual::ReadOnly); // images default to read_only
+  }
+  if (ds.quals) r.t = ctx_.qualified(r.t, ds.quals);
+  if (ds.has_as) {
+    if (r.has_as && r.as != ds.as) fail(ds.loc, "multiple address spaces specified for type");
+    r.as = ds.as;
+    r.has_as = true;
+  }
+  // Type attributes written among the specifiers apply to this type.
+  for (const Attr& a : ds.attrs) {
+    if (a.kind == AttrKind::VectorSize || a.kind == AttrKind::AddressSpace ||
+        a.kind == AttrKind::OpenCLAddrSpace)
+      r = applyTypeAttr(a, r, ds.storage == kKwTypedef);
+  }
+  return r;
+}
+
+void Parser::parseTypeof(DeclSpec& ds, bool unqual) {
+  Loc at = tok_.loc;
+  consume();
+  expect(Tok::LParen, "after 'typeof'");
+  QType r;
+  if (startsTypeName(tok_)) {
+    r = parseTypeName(at);
+  } else {
+    Nest nest(*this, at, "expression");
+    Value v = parseExpr(false);
+    if (!v.type) fail(at, "cannot take the type of this expression");
+    r.t = v.type;
+  }
+  expect(Tok::RParen, "after the typeof operand");
+  if (unqual) r.t = r.t->unqualified;
+  ds.base = DeclSpec::Named;
+  ds.named = r;
+  ds.type_loc = at;
+  ds.any_type = ds.any = true;
+}
+
+void Parser::parseAlignas(DeclSpec& ds) {
+  Loc at = tok_.loc;
+  consume();
+  expect(Tok::LParen, "after '_Alignas'");
+  uint64_t a;
+  if (startsTypeName(tok_)) {
+    QType t = parseTypeName(at);
+    a = alignOf(t.t, at, false);
+  } else {
+    Loc eat = tok_.loc;
+    __int128 v = 0;
+    evalInt("alignment", eat, false, &v);
+    if (v < 0) fail(eat, "requested alignment is not a power of 2");
+    if (v != 0 && (v & (v - 1))) fail(eat, "requested alignment is not a power of 2");
+    if (v > (__int128(1) << 32))
+      fail(eat, "requested alignment must be 4294967296 bytes or smaller");
+    if (v > (__int128(1) << 31))
+      fail(eat, "requested alignment of " + std::to_string(uint64_t(v)) + " bytes is not supported",
+           true);
+    a = uint64_t(v);
+  }
+  expect(Tok::RParen, "after the _Alignas operand");
+  if (a > ds.alignas_) ds.alignas_ = a;
+  if (!ds.has_alignas) ds.alignas_loc = at;
+  ds.has_alignas = true;
+}
+
+} // namespace abikit::detail
