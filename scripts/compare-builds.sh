@@ -85,7 +85,10 @@ run() { # run LABEL ARGS...: both binaries, compared
     echo "DIFFERS (exit $oc/$nc): $*"
   else
     same=$((same + 1))
-    cmp -s "$work/o.err" "$work/n.err" || stderr_only=$((stderr_only + 1))
+    if ! cmp -s "$work/o.err" "$work/n.err"; then
+      stderr_only=$((stderr_only + 1))
+      echo "stderr differs: $*"
+    fi
   fi
 }
 for t in "${targets[@]}"; do

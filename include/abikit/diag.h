@@ -36,7 +36,7 @@ public:
   /// text ("<...>" names) or a file that cannot be read.
   static Error atSourceFile(ErrorKind kind, std::string message, std::string file, uint32_t line,
                             uint32_t column);
-  static constexpr size_t kMaxShownLine = 160;
+  static constexpr size_t kMaxShownLine = 512;
   /// Messages are cut to this many bytes (a message may quote the input).
   static constexpr size_t kMaxMessage = 4096;
 
