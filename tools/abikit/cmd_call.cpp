@@ -13,6 +13,8 @@ void addCallCommand(CLI::App& app, Action& action) {
   static std::vector<std::string> functions;
   static std::string variadic_args;
   static bool json = false;
+  // A fresh state for each registration: run() may be called more than once (tests/fuzz).
+  target = {}, input = {}, functions.clear(), variadic_args.clear(), json = false;
   auto* sub = app.add_subcommand(
       "call", "Where every argument and the return value of each function go (registers, "
               "stack offsets, PTX .params)");

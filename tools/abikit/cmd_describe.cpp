@@ -6,6 +6,7 @@ namespace abikit::cli {
 
 void addTargetsCommand(CLI::App& app, Action& action) {
   static bool json = false;
+  json = false; // fresh for each registration: run() may be called more than once (tests/fuzz)
   auto* sub = app.add_subcommand("targets", "List the known targets, CPUs and ABIs");
   sub->add_flag("--json", json, "JSON output");
   sub->callback([&action] {
@@ -19,6 +20,7 @@ void addTargetsCommand(CLI::App& app, Action& action) {
 void addDescribeCommand(CLI::App& app, Action& action) {
   static TargetFlags flags;
   static bool json = false;
+  flags = {}, json = false; // fresh for each registration, as above
   auto* sub =
       app.add_subcommand("describe", "Data model, registers and roles, stack rules, address spaces "
                                      "and ELF identity of a target");

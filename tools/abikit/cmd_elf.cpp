@@ -12,6 +12,8 @@ void addElfCommand(CLI::App& app, Action& action) {
   static std::vector<std::string> files;
   static bool json = false;
   static ElfViewOptions view;
+  // A fresh state for each registration: run() may be called more than once (tests/fuzz).
+  files.clear(), json = false, view = {};
   auto* sub = app.add_subcommand(
       "elf", "Decode ELF objects: header with the target, processor, ABI version and flags; "
              "sections; optionally symbols, relocations and notes");
@@ -57,6 +59,7 @@ void addElfCommand(CLI::App& app, Action& action) {
 
 void addLinkCheckCommand(CLI::App& app, Action& action) {
   static std::vector<std::string> files;
+  files.clear(); // fresh for each registration, as above
   auto* sub = app.add_subcommand(
       "link-check", "Can these objects be linked together? Exit 0 'compatible', or 1 with one "
                     "line per conflict");

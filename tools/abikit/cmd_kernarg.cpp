@@ -16,6 +16,9 @@ void addKernargCommand(CLI::App& app, Action& action) {
   static bool json = false;
   static bool yaml = false;
   static bool no_names = false;
+  // A fresh state for each registration: run() may be called more than once (tests/fuzz).
+  target = {}, input = {}, kernels.clear(), hidden = "auto", language.clear();
+  json = yaml = no_names = false;
   auto* sub = app.add_subcommand(
       "kernarg", "AMDGPU kernel arguments: the kernarg segment of each kernel (offsets, sizes, "
                  "value kinds, hidden arguments) as LLVM writes it into the code-object metadata");

@@ -4,6 +4,8 @@
 #include "abikit/emit.h"
 #include "cli.h"
 
+#include <utility>
+
 namespace abikit::cli {
 
 namespace {
@@ -43,6 +45,8 @@ void addLayoutCommand(CLI::App& app, Action& action) {
   static std::vector<std::string> names;
   static bool json = false;
   static bool asserts = false;
+  // A fresh state for each registration: run() may be called more than once (tests/fuzz).
+  flags = {}, input = {}, names.clear(), json = asserts = false;
   auto* sub = app.add_subcommand(
       "layout", "Record layouts: offsets, sizes, bit-field positions, holes and tail padding");
   flags.add(*sub);
@@ -65,6 +69,7 @@ void addLayoutCommand(CLI::App& app, Action& action) {
       if (!input.include_dirs.empty()) bytes = std::max<size_t>(bytes, size_t(4) << 20);
       reserveHeap(bytes * (names.empty() ? 24 : 8));
       static Session* kept = nullptr;
+      delete std::exchange(kept, nullptr); // the previous run's (nothing in one CLI process)
       kept = new Session(flags.resolve(), languageForPath(input.file));
       TypeContext& ctx = kept->ctx;
       const LayoutEngine& engine = kept->engine;

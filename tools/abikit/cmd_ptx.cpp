@@ -13,6 +13,8 @@ void addPtxCommand(CLI::App& app, Action& action) {
   static std::vector<std::string> functions;
   static bool module = false;
   static std::string style = "llvm";
+  // A fresh state for each registration: run() may be called more than once (tests/fuzz).
+  target = {}, input = {}, functions.clear(), module = false, style = "llvm";
   auto* sub = app.add_subcommand(
       "ptx", "PTX prototypes (.func/.entry with their .params) of each function, as llc-14 "
              "prints them; with --module, a PTX module ptxas accepts");
