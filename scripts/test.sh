@@ -23,8 +23,8 @@ cmake --build build/san -j "$jobs" --target abikit_unit_tests abikit_cli abikit_
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/san --output-on-failure -L unit
 
-echo "== fuzzers (bounded time)"
-ABIKIT_FUZZ_BUILD=build/san scripts/fuzz.sh "${ABIKIT_FUZZ_SECONDS:-30}"
+echo "== fuzzers (bounded time: five fuzzers, two minutes in all)"
+ABIKIT_FUZZ_BUILD=build/san scripts/fuzz.sh "${ABIKIT_FUZZ_SECONDS:-24}"
 
 echo "== formatting"
 scripts/check-format.sh
