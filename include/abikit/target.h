@@ -278,6 +278,9 @@ const char* floatKindName(FloatKind k);
 bool intKindSigned(IntKind k, const DataModel& d);
 /// The unsigned kind of the same width (`char` and `signed char` give `unsigned char`).
 IntKind unsignedIntKind(IntKind k);
+/// The suffix of an integer constant of kind `k` after promotion, as clang's __INTn_C_SUFFIX__
+/// macros spell it ("U", "L", "UL", "LL", "ULL", or "").
+const char* intConstantSuffix(IntKind k, const DataModel& d);
 
 /// The data model as seen by a source language (OpenCL C changes `long`, `long long`, `half`).
 DataModel dataModelFor(const Target& target, Language lang);

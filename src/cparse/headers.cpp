@@ -11,27 +11,6 @@ namespace abikit::detail {
 
 namespace {
 
-// The suffix of an integer constant of this type (clang's __INTn_C_SUFFIX__ rules).
-std::string suffixOf(IntKind k, const DataModel& d) {
-  switch (k) {
-  case IntKind::UInt:
-    return "U";
-  case IntKind::Long:
-    return "L";
-  case IntKind::ULong:
-    return "UL";
-  case IntKind::LongLong:
-    return "LL";
-  case IntKind::ULongLong:
-    return "ULL";
-  case IntKind::UChar:
-  case IntKind::UShort:
-    return d.of(k).size == d.of(IntKind::Int).size ? "U" : "";
-  default:
-    return "";
-  }
-}
-
 std::string decimal(unsigned __int128 v) {
   std::string s;
   do {
@@ -45,7 +24,7 @@ std::string maxOf(IntKind k, const DataModel& d) {
   unsigned bits = d.of(k).size * 8u;
   unsigned __int128 v = bits >= 128 ? ~(unsigned __int128)0 : (((unsigned __int128)1 << bits) - 1);
   if (intKindSigned(k, d)) v >>= 1;
-  return decimal(v) + suffixOf(k, d);
+  return decimal(v) + intConstantSuffix(k, d);
 }
 
 // (-MAX-1) for signed kinds.
@@ -100,7 +79,7 @@ std::string stdintHeader(const DataModel& d) {
       addLine(o, std::string(p) + n + "_MIN", "INT" + n + "_MIN");
       addLine(o, "U" + std::string(p) + n + "_MAX", "UINT" + n + "_MAX");
     }
-    std::string ss = suffixOf(s, d), us = suffixOf(u, d);
+    std::string ss = intConstantSuffix(s, d), us = intConstantSuffix(u, d);
     addLine(o, "INT" + n + "_C(v)", ss.empty() ? "v" : "v##" + ss);
     addLine(o, "UINT" + n + "_C(v)", us.empty() ? "v" : "v##" + us);
   }
@@ -116,7 +95,7 @@ std::string stdintHeader(const DataModel& d) {
   addLine(o, "INTMAX_MAX", maxOf(im, d));
   addLine(o, "INTMAX_MIN", minOf(im, d));
   addLine(o, "UINTMAX_MAX", maxOf(um, d));
-  std::string is = suffixOf(im, d), us = suffixOf(um, d);
+  std::string is = intConstantSuffix(im, d), us = intConstantSuffix(um, d);
   addLine(o, "INTMAX_C(v)", is.empty() ? "v" : "v##" + is);
   addLine(o, "UINTMAX_C(v)", us.empty() ? "v" : "v##" + us);
   addLine(o, "PTRDIFF_MAX", maxOf(d.ptrdiff_type, d));
@@ -129,14 +108,14 @@ std::string stdintHeader(const DataModel& d) {
     addLine(o, "WCHAR_MIN", minOf(d.wchar_type, d));
   } else {
     addLine(o, "WCHAR_MAX", maxOf(d.wchar_type, d));
-    addLine(o, "WCHAR_MIN", "0" + suffixOf(d.wchar_type, d));
+    addLine(o, "WCHAR_MIN", std::string("0") + intConstantSuffix(d.wchar_type, d));
   }
   if (intKindSigned(d.wint_type, d)) {
     addLine(o, "WINT_MAX", maxOf(d.wint_type, d));
     addLine(o, "WINT_MIN", minOf(d.wint_type, d));
   } else {
     addLine(o, "WINT_MAX", maxOf(d.wint_type, d));
-    addLine(o, "WINT_MIN", "0" + suffixOf(d.wint_type, d));
+    addLine(o, "WINT_MIN", std::string("0") + intConstantSuffix(d.wint_type, d));
   }
   o += "#endif\n";
   return o;

@@ -235,6 +235,43 @@ struct Token {
   bool leadingSpace() const { return flags & kTokLeadingSpace; }
 };
 
+/// The precedence of a binary operator token in C (10: * / %, down to 1: ||), -1 for anything
+/// else: the one table of the parser's constant expressions and the #if evaluator.
+inline int binaryPrecedence(Tok k) {
+  switch (k) {
+  case Tok::Star:
+  case Tok::Slash:
+  case Tok::Percent:
+    return 10;
+  case Tok::Plus:
+  case Tok::Minus:
+    return 9;
+  case Tok::LShift:
+  case Tok::RShift:
+    return 8;
+  case Tok::Less:
+  case Tok::Greater:
+  case Tok::LessEq:
+  case Tok::GreaterEq:
+    return 7;
+  case Tok::EqEq:
+  case Tok::NotEq:
+    return 6;
+  case Tok::Amp:
+    return 5;
+  case Tok::Caret:
+    return 4;
+  case Tok::Pipe:
+    return 3;
+  case Tok::AmpAmp:
+    return 2;
+  case Tok::PipePipe:
+    return 1;
+  default:
+    return -1;
+  }
+}
+
 /// The front-end's one guard on recursion. Each recursive descent (the parser's: records,
 /// declarators, parameter lists, type names, expressions, linkage blocks; the #if evaluator's)
 /// keeps one counter of the levels it is in and enters each level through a NestGuard; past the

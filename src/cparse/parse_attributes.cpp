@@ -448,7 +448,7 @@ QType Parser::applyMode(const Attr& a, QType t) {
     for (IntKind k : order) {
       if (d.of(k).size * 8u == width) {
         QType r = t;
-        r.t = ctx_.qualified(ctx_.intType(sgn ? k : toUnsignedKind(k)), t.t->quals);
+        r.t = ctx_.qualified(ctx_.intType(sgn ? k : unsignedIntKind(k)), t.t->quals);
         return r;
       }
     }

@@ -94,43 +94,6 @@ Value Parser::parseConditional(bool eval) {
   return r;
 }
 
-namespace {
-int binaryPrecedence(Tok k) {
-  switch (k) {
-  case Tok::Star:
-  case Tok::Slash:
-  case Tok::Percent:
-    return 10;
-  case Tok::Plus:
-  case Tok::Minus:
-    return 9;
-  case Tok::LShift:
-  case Tok::RShift:
-    return 8;
-  case Tok::Less:
-  case Tok::Greater:
-  case Tok::LessEq:
-  case Tok::GreaterEq:
-    return 7;
-  case Tok::EqEq:
-  case Tok::NotEq:
-    return 6;
-  case Tok::Amp:
-    return 5;
-  case Tok::Caret:
-    return 4;
-  case Tok::Pipe:
-    return 3;
-  case Tok::AmpAmp:
-    return 2;
-  case Tok::PipePipe:
-    return 1;
-  default:
-    return -1;
-  }
-}
-} // namespace
-
 Value Parser::parseBinary(int min_prec, bool eval) {
   Value lhs;
   if (tok_.kind == Tok::Number) {
@@ -507,8 +470,8 @@ Value Parser::literalNumber(const Token& t) {
   for (int l = info.longs; l <= 2; ++l) {
     IntKind k = l == 0 ? IntKind::Int : l == 1 ? IntKind::Long : IntKind::LongLong;
     if (!u && fits(k)) return intValue(ctx_.intType(k), v);
-    if ((u || !info.is_decimal) && fits(toUnsignedKind(k)))
-      return intValue(ctx_.intType(toUnsignedKind(k)), v);
+    if ((u || !info.is_decimal) && fits(unsignedIntKind(k)))
+      return intValue(ctx_.intType(unsignedIntKind(k)), v);
   }
   // clang: a decimal literal too large for long long is unsigned long long (with a warning).
   if (fits(IntKind::ULongLong)) return intValue(ctx_.intType(IntKind::ULongLong), v);

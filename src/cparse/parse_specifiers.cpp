@@ -326,7 +326,7 @@ const IntType* Parser::intTypeFor(DeclSpec& ds, const Loc& at) {
       k = IntKind::LongLong;
     else
       k = IntKind::Int;
-    if (ds.sign == 2) k = toUnsignedKind(k);
+    if (ds.sign == 2) k = unsignedIntKind(k);
   }
   if (!d.of(k).supported()) {
     if (k == IntKind::Int128 || k == IntKind::UInt128)

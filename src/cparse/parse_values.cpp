@@ -111,7 +111,7 @@ const Type* Parser::usualArith(const Type* a, const Type* b) {
   if (rank(u) >= rank(s)) return u;
   if (intBits(s) > intBits(u)) return s;
   if (s->is_bitint) return ctx_.bitIntType(s->bits, false);
-  return ctx_.intType(toUnsignedKind(s->ikind));
+  return ctx_.intType(unsignedIntKind(s->ikind));
 }
 
 Value Parser::rvalue(const Value& v, const Loc& at) {

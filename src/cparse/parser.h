@@ -72,26 +72,6 @@ inline int intRank(IntKind k) {
   return 3;
 }
 
-inline IntKind toUnsignedKind(IntKind k) {
-  switch (k) {
-  case IntKind::Char:
-  case IntKind::SChar:
-    return IntKind::UChar;
-  case IntKind::Short:
-    return IntKind::UShort;
-  case IntKind::Int:
-    return IntKind::UInt;
-  case IntKind::Long:
-    return IntKind::ULong;
-  case IntKind::LongLong:
-    return IntKind::ULongLong;
-  case IntKind::Int128:
-    return IntKind::UInt128;
-  default:
-    return k;
-  }
-}
-
 /// A small vector with inline storage for trivially copyable elements (no initialisation of
 /// the inline slots, so that an empty one costs nothing).
 template <class T, size_t N> class SmallVec {

@@ -112,46 +112,11 @@ struct PPExpr {
     return r;
   }
 
-  static int prec(Tok k) {
-    switch (k) {
-    case Tok::Star:
-    case Tok::Slash:
-    case Tok::Percent:
-      return 10;
-    case Tok::Plus:
-    case Tok::Minus:
-      return 9;
-    case Tok::LShift:
-    case Tok::RShift:
-      return 8;
-    case Tok::Less:
-    case Tok::Greater:
-    case Tok::LessEq:
-    case Tok::GreaterEq:
-      return 7;
-    case Tok::EqEq:
-    case Tok::NotEq:
-      return 6;
-    case Tok::Amp:
-      return 5;
-    case Tok::Caret:
-      return 4;
-    case Tok::Pipe:
-      return 3;
-    case Tok::AmpAmp:
-      return 2;
-    case Tok::PipePipe:
-      return 1;
-    default:
-      return -1;
-    }
-  }
-
   PPVal binary(int min_prec, bool eval) {
     PPVal lhs = primary(eval);
     for (;;) {
       const Token& op = peek();
-      int p = i < toks.size() - 1 ? prec(op.kind) : -1;
+      int p = i < toks.size() - 1 ? binaryPrecedence(op.kind) : -1;
       if (p < min_prec || p < 0) return lhs;
       ++i;
       if (op.kind == Tok::AmpAmp || op.kind == Tok::PipePipe) {

@@ -199,6 +199,27 @@ IntKind unsignedIntKind(IntKind k) {
   }
 }
 
+const char* intConstantSuffix(IntKind k, const DataModel& d) {
+  switch (k) {
+  case IntKind::UInt:
+    return "U";
+  case IntKind::Long:
+    return "L";
+  case IntKind::ULong:
+    return "UL";
+  case IntKind::LongLong:
+    return "LL";
+  case IntKind::ULongLong:
+    return "ULL";
+  case IntKind::UChar:
+  case IntKind::UShort:
+    // Promotes to int unless as wide as int.
+    return d.of(k).size == d.of(IntKind::Int).size ? "U" : "";
+  default:
+    return "";
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Predefined macros derived from the data model.
 
@@ -217,27 +238,6 @@ const char* clangTypeName(IntKind k) {
     return "long long unsigned int";
   default:
     return intKindName(k);
-  }
-}
-
-const char* constantSuffix(IntKind k, const DataModel& d) {
-  switch (k) {
-  case IntKind::UInt:
-    return "U";
-  case IntKind::Long:
-    return "L";
-  case IntKind::ULong:
-    return "UL";
-  case IntKind::LongLong:
-    return "LL";
-  case IntKind::ULongLong:
-    return "ULL";
-  case IntKind::UChar:
-  case IntKind::UShort:
-    // Promotes to int unless as wide as int.
-    return d.of(k).size == d.of(IntKind::Int).size ? "U" : "";
-  default:
-    return "";
   }
 }
 
@@ -271,7 +271,7 @@ std::string maxValue(IntKind k, const DataModel& d) {
     s.insert(s.begin(), char('0' + int(v % 10)));
     v /= 10;
   } while (v);
-  return s + constantSuffix(k, d);
+  return s + intConstantSuffix(k, d);
 }
 
 struct MacroList {
@@ -402,7 +402,7 @@ void defineIntTypeMacros(MacroList& m, const std::string& prefix, IntKind k, con
   } else {
     for (char c : {'o', 'u', 'x', 'X'}) m.def(prefix + "_FMT" + c + "__", "\"" + mod + c + "\"");
   }
-  if (with_suffix) m.def(prefix + "_C_SUFFIX__", constantSuffix(k, d));
+  if (with_suffix) m.def(prefix + "_C_SUFFIX__", intConstantSuffix(k, d));
 }
 
 } // namespace
