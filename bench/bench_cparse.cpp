@@ -10,6 +10,7 @@
 #include <benchmark/benchmark.h>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #if defined(__GLIBC__)
@@ -152,6 +153,45 @@ void BM_ParseMacroHeavy(benchmark::State& state) {
   report(state, macroHeader());
 }
 BENCHMARK(BM_ParseMacroHeavy)->Unit(benchmark::kMillisecond);
+
+// Real headers: the file named by ABIKIT_REAL_HEADER, one preprocessed translation unit of
+// real declarations (bench/real_vs_clang.sh writes it: the Linux UAPI headers, glibc's and
+// vulkan_core.h, for riscv64-linux-gnu), parsed and every record laid out.
+void BM_ParseRealHeaders(benchmark::State& state) {
+  static const std::string text = [] {
+    std::string t;
+    const char* path = std::getenv("ABIKIT_REAL_HEADER");
+    if (!path) return t;
+    FILE* f = std::fopen(path, "rb");
+    if (!f) return t;
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) t.append(buf, n);
+    std::fclose(f);
+    return t;
+  }();
+  if (text.empty()) {
+    state.SkipWithError("set ABIKIT_REAL_HEADER to a preprocessed header");
+    return;
+  }
+  abikit::TargetOptions o;
+  o.triple = "riscv64-unknown-linux-gnu";
+  o.march = "rv64gc";
+  abikit::Target t = abikit::resolveTarget(o);
+  size_t records = 0;
+  for (auto _ : state) {
+    abikit::TypeContext ctx(t, abikit::Language::C);
+    abikit::LayoutEngine engine(ctx);
+    abikit::TranslationUnit tu = abikit::parseSource(ctx, engine, "real.i", text, {});
+    uint64_t sum = 0;
+    for (const abikit::RecordDecl* rd : tu.records) sum += engine.of(*rd).size;
+    benchmark::DoNotOptimize(sum);
+    records = tu.records.size();
+  }
+  state.counters["records"] = double(records);
+  state.SetBytesProcessed(int64_t(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ParseRealHeaders)->Unit(benchmark::kMillisecond);
 
 // The fixed cost of a translation unit: predefined macros, the built-in headers and one record.
 void BM_SmallHeader(benchmark::State& state) {

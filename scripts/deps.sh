@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what abikit needs to build and test, from Debian's packages, when it is missing.
-# Usage: scripts/deps.sh [build|test]
+# Usage: scripts/deps.sh [build|test|bench]
 set -euo pipefail
 mode=${1:-build}
 
@@ -14,6 +14,11 @@ if [ "$mode" = test ]; then
   # real C library headers for the front-end's differential test (picolibc and glibc for RISC-V).
   want clang-14 llvm-14 lld-14 libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev \
        gcc-riscv64-unknown-elf clang-format-14 picolibc-riscv64-unknown-elf libc6-dev-riscv64-cross
+fi
+
+if [ "$mode" = bench ]; then
+  # The benchmarks and the compilers they are compared with (bench/*_vs_*.sh), and real headers.
+  want libbenchmark-dev hyperfine clang-14 clang-22 libvulkan-dev libc6-dev-riscv64-cross
 fi
 
 if [ ${#need[@]} -gt 0 ]; then

@@ -537,7 +537,7 @@ bool Parser::fastRecordDefinition() {
   Loc kw_loc = tok_.loc;
   Ident* name = nullptr;
   Loc name_loc;
-  if (!fastTagHead(name, name_loc, true)) return false;
+  if (!fastTagHeadInline(name, name_loc, true)) return false;
   TagSym* ts;
   for (;;) {
     ts = newRecord(kw, name, name_loc);
@@ -594,7 +594,7 @@ Parser::NextHead Parser::fastNextRecordHead(Kw& kw, Loc& kw_loc, Ident*& name, L
   if (id != id_struct_ && id != id_union_) return NextHead::Token;
   kw = Kw(id->keyword);
   kw_loc = tok_.loc;
-  return fastTagHead(name, name_loc, true) ? NextHead::Record : NextHead::Token;
+  return fastTagHeadInline(name, name_loc, true) ? NextHead::Record : NextHead::Token;
 }
 
 // The head of a struct or union definition, `struct NAME {` with only blanks between the tokens
@@ -605,6 +605,10 @@ Parser::NextHead Parser::fastNextRecordHead(Kw& kw, Loc& kw_loc, Ident*& name, L
 // a NAME already declared as a tag) is left to the general code: returns false with nothing
 // changed.
 bool Parser::fastTagHead(Ident*& name, Loc& name_loc, bool new_tag) {
+  return fastTagHeadInline(name, name_loc, new_tag);
+}
+
+inline bool Parser::fastTagHeadInline(Ident*& name, Loc& name_loc, bool new_tag) {
   Lexer* lx = idleDirectLexer();
   if (!lx) return false;
   uint8_t name_flags = 0;

@@ -415,7 +415,8 @@ private:
   enum class NextHead { None, Token, Record };
   NextHead fastNextRecordHead(Kw& kw, Loc& kw_loc, Ident*& name, Loc& name_loc);
   void parseRecordBody(RecordDecl* rd, const Loc& open);
-  bool fastTagHead(Ident*& name, Loc& name_loc, bool new_tag);
+  bool fastTagHead(Ident*& name, Loc& name_loc, bool new_tag); // for the general path
+  [[gnu::always_inline]] inline bool fastTagHeadInline(Ident*& name, Loc& name_loc, bool new_tag);
   bool fastTypedefTag();
   // The byte-level paths' shared steps: the lexer they may read from (the preprocessor's own,
   // with no lookahead pending; null otherwise), and the previous and current tokens set as
