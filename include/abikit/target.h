@@ -24,7 +24,10 @@
 
 namespace abikit {
 
-enum class Family : uint8_t { RISCV, NVPTX, AMDGPU, DPU, IPU };
+enum class Family : uint8_t {
+#define ABIKIT_FAMILY(E, name, Prefix) E,
+#include "abikit/families.def"
+};
 enum class Endian : uint8_t { Little, Big };
 
 /// DPU/IPU: follow the vendor compiler (default) or the seed document's text where they differ.

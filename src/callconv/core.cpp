@@ -118,7 +118,8 @@ void unsupportedAt(const TypeContext& ctx, SourceLoc loc, std::string message) {
 
 namespace {
 const CallconvInfo* const kCallconvs[] = {
-    &kRiscvCallconv, &kNvptxCallconv, &kAmdgpuCallconv, &kDpuCallconv, &kIpuCallconv,
+#define ABIKIT_FAMILY(E, name, Prefix) &k##Prefix##Callconv,
+#include "abikit/families.def"
 };
 } // namespace
 

@@ -117,10 +117,7 @@ struct CallconvInfo {
   LowerFn lower;
 };
 
-extern const CallconvInfo kRiscvCallconv;
-extern const CallconvInfo kNvptxCallconv;
-extern const CallconvInfo kAmdgpuCallconv;
-extern const CallconvInfo kDpuCallconv;
-extern const CallconvInfo kIpuCallconv;
+#define ABIKIT_FAMILY(E, name, Prefix) extern const CallconvInfo k##Prefix##Callconv;
+#include "abikit/families.def"
 
 } // namespace abikit::detail

@@ -6,8 +6,8 @@ namespace abikit {
 
 std::span<const ElfMachineInfo* const> elfMachines() {
   static const ElfMachineInfo* const kMachines[] = {
-      detail::kRiscvFamily.elf, detail::kNvptxFamily.elf, detail::kAmdgpuFamily.elf,
-      detail::kDpuFamily.elf,   detail::kIpuFamily.elf,
+#define ABIKIT_FAMILY(E, name, Prefix) detail::k##Prefix##Family.elf,
+#include "abikit/families.def"
   };
   return kMachines;
 }

@@ -35,11 +35,8 @@ struct FamilyInfo {
   const ElfMachineInfo* elf;
 };
 
-extern const FamilyInfo kRiscvFamily;
-extern const FamilyInfo kNvptxFamily;
-extern const FamilyInfo kAmdgpuFamily;
-extern const FamilyInfo kDpuFamily;
-extern const FamilyInfo kIpuFamily;
+#define ABIKIT_FAMILY(E, name, Prefix) extern const FamilyInfo k##Prefix##Family;
+#include "abikit/families.def"
 
 [[noreturn]] void targetError(std::string message);
 

@@ -8,7 +8,8 @@ namespace detail {
 
 namespace {
 const FamilyInfo* const kFamilies[] = {
-    &kRiscvFamily, &kNvptxFamily, &kAmdgpuFamily, &kDpuFamily, &kIpuFamily,
+#define ABIKIT_FAMILY(E, name, Prefix) &k##Prefix##Family,
+#include "abikit/families.def"
 };
 
 /// xDSL's recognised target names (seed 004). Each expands to a triple, -march and -mabi.

@@ -11,16 +11,10 @@ namespace abikit {
 
 std::string_view familyName(Family f) {
   switch (f) {
-  case Family::RISCV:
-    return "riscv";
-  case Family::NVPTX:
-    return "nvptx";
-  case Family::AMDGPU:
-    return "amdgpu";
-  case Family::DPU:
-    return "dpu";
-  case Family::IPU:
-    return "ipu";
+#define ABIKIT_FAMILY(E, name, Prefix)                                                             \
+  case Family::E:                                                                                  \
+    return name;
+#include "abikit/families.def"
   }
   return "?";
 }
