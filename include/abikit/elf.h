@@ -270,6 +270,9 @@ private:
   std::vector<ElfSection> sections_;
   std::vector<ElfSegment> segments_;
   std::vector<std::string> problems_;
+  /// For each section index, the SHT_SYMTAB_SHNDX section that extends it (0: none); empty
+  /// when the file has no such section. Built at open, so that a table's lookup is O(1).
+  std::vector<uint32_t> symtab_shndx_;
 };
 
 // ----- names for people ------------------------------------------------------------------------

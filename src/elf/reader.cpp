@@ -102,6 +102,7 @@ ElfFile& ElfFile::operator=(ElfFile&& o) noexcept {
   sections_ = std::move(o.sections_);
   segments_ = std::move(o.segments_);
   problems_ = std::move(o.problems_);
+  symtab_shndx_ = std::move(o.symtab_shndx_);
   o.mapping_ = nullptr;
   o.mapping_size_ = 0;
   o.data_ = nullptr;
@@ -506,6 +507,10 @@ void ElfFile::checkSections() {
                  std::to_string(s.link) + " is not a symbol table",
              s.header_offset + S.link);
       checkEntries(s, 4);
+      // Indexed once by the table it extends (the first such section wins), so that finding a
+      // table's extension costs nothing per table.
+      if (symtab_shndx_.empty()) symtab_shndx_.assign(sections_.size(), 0);
+      if (symtab_shndx_[s.link] == 0) symtab_shndx_[s.link] = s.index;
       break;
     case kShtStrtab:
       // Every string must end inside the table: the last byte is NUL.
@@ -558,12 +563,10 @@ ElfSymbolTable ElfFile::symbolTable(const ElfSection& s) const {
   t.base_ = contents(s).data();
   t.count_ = size_t(s.size / s.entsize);
   contents(*t.strings_);
-  for (const ElfSection& x : sections_)
-    if (x.type == kShtSymtabShndx && x.link == s.index) {
-      t.shndx_ = &x;
-      contents(x);
-      break;
-    }
+  if (!symtab_shndx_.empty() && symtab_shndx_[s.index] != 0) {
+    t.shndx_ = &sections_[symtab_shndx_[s.index]];
+    contents(*t.shndx_);
+  }
   return t;
 }
 
