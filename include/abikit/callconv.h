@@ -74,4 +74,9 @@ struct LowerOptions {
 FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, const FunctionDecl& fn,
                                const LowerOptions& options = {});
 
+/// NVPTX: the `.ptr .align N` of a kernel's pointer parameter to `pointee`, as LLVM gives it
+/// (getOpenCLAlignment of the pointee's IR type under NVPTX's data layout; 1 for void, the
+/// pointer alignment for a function).
+uint32_t ptxPointeeAlign(const LayoutEngine& layout, const Type* pointee);
+
 } // namespace abikit

@@ -298,6 +298,13 @@ struct TranslationUnit {
   const FunctionDecl* findFunction(std::string_view name) const;
 };
 
+/// C's adjustment of a parameter's type: an array becomes a pointer to its element, a function
+/// a pointer to the function.
+const Type* adjustParameterType(class TypeContext& ctx, const Type* t);
+/// Throws an Unsupported error about `loc` (with its source line when the file can be read
+/// again), or without a position when `loc` has none.
+[[noreturn]] void unsupportedAt(const class TypeContext& ctx, SourceLoc loc, std::string message);
+
 // ----- the context
 
 class TypeContext {

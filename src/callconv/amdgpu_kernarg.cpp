@@ -244,22 +244,22 @@ void checkOpenCLParam(const TypeContext& ctx, const ParamDecl& p) {
   case ClParam::Pointer:
     return;
   case ClParam::BadAddressSpace:
-    detail::unsupportedAt(ctx, p.loc,
-                          what +
-                              ": pointer arguments to OpenCL kernels must point into "
-                              "'__global', '__constant' or '__local' memory (clang-14 rejects " +
-                              clTypeWord(t, ctx) + ")");
+    unsupportedAt(ctx, p.loc,
+                  what +
+                      ": pointer arguments to OpenCL kernels must point into "
+                      "'__global', '__constant' or '__local' memory (clang-14 rejects " +
+                      clTypeWord(t, ctx) + ")");
   case ClParam::Invalid:
-    detail::unsupportedAt(ctx, p.loc,
-                          what + ": " + clTypeWord(t, ctx) +
-                              " cannot be the type of an OpenCL kernel parameter (bool, size_t, "
-                              "ptrdiff_t, intptr_t, uintptr_t, event_t and reserve_id_t are not "
-                              "allowed; clang-14 rejects it)");
+    unsupportedAt(ctx, p.loc,
+                  what + ": " + clTypeWord(t, ctx) +
+                      " cannot be the type of an OpenCL kernel parameter (bool, size_t, "
+                      "ptrdiff_t, intptr_t, uintptr_t, event_t and reserve_id_t are not "
+                      "allowed; clang-14 rejects it)");
   case ClParam::Msaa:
-    detail::unsupportedAt(ctx, p.loc,
-                          what + ": " + clTypeWord(t, ctx) +
-                              " needs cl_khr_gl_msaa_sharing, which clang-14 does not support "
-                              "for amdgcn (it rejects the type)");
+    unsupportedAt(ctx, p.loc,
+                  what + ": " + clTypeWord(t, ctx) +
+                      " needs cl_khr_gl_msaa_sharing, which clang-14 does not support "
+                      "for amdgcn (it rejects the type)");
   case ClParam::Record:
     break;
   }
@@ -278,17 +278,17 @@ void checkOpenCLParam(const TypeContext& ctx, const ParamDecl& p) {
       case ClParam::Pointer:
       case ClParam::BadAddressSpace:
       case ClParam::Msaa:
-        detail::unsupportedAt(ctx, p.loc,
-                              what + ": OpenCL kernel parameters of " +
-                                  std::string(rd->is_union ? "union" : "struct") +
-                                  " type may not contain pointers (field '" + std::string(fd.name) +
-                                  "'; clang-14 rejects it)");
+        unsupportedAt(ctx, p.loc,
+                      what + ": OpenCL kernel parameters of " +
+                          std::string(rd->is_union ? "union" : "struct") +
+                          " type may not contain pointers (field '" + std::string(fd.name) +
+                          "'; clang-14 rejects it)");
       case ClParam::Invalid:
-        detail::unsupportedAt(ctx, p.loc,
-                              what + ": " + clTypeWord(t, ctx) +
-                                  " cannot be the type of an OpenCL kernel parameter: field '" +
-                                  std::string(fd.name) + "' has type " + clTypeWord(fd.type, ctx) +
-                                  " (clang-14 rejects it)");
+        unsupportedAt(ctx, p.loc,
+                      what + ": " + clTypeWord(t, ctx) +
+                          " cannot be the type of an OpenCL kernel parameter: field '" +
+                          std::string(fd.name) + "' has type " + clTypeWord(fd.type, ctx) +
+                          " (clang-14 rejects it)");
       }
     }
   }
@@ -583,18 +583,18 @@ KernelArguments computeKernelArguments(const LayoutEngine& layout, const Functio
   const FunctionType* ft = kernel.type;
   const std::string kname = "kernel '" + std::string(kernel.name) + "'";
   if (ft->fkind != FunctionKind::Kernel)
-    detail::unsupportedAt(ctx, kernel.loc,
-                          "'" + std::string(kernel.name) +
-                              "' is not a kernel (declare it with __kernel, __global__ or "
-                              "__attribute__((amdgpu_kernel)))");
+    unsupportedAt(ctx, kernel.loc,
+                  "'" + std::string(kernel.name) +
+                      "' is not a kernel (declare it with __kernel, __global__ or "
+                      "__attribute__((amdgpu_kernel)))");
   if (stripTypedefs(ft->result)->kind != TypeKind::Void)
-    detail::unsupportedAt(ctx, kernel.loc,
-                          kname + " must return void (clang-14 rejects other return types)");
-  if (ft->variadic) detail::unsupportedAt(ctx, kernel.loc, kname + " cannot be variadic");
+    unsupportedAt(ctx, kernel.loc,
+                  kname + " must return void (clang-14 rejects other return types)");
+  if (ft->variadic) unsupportedAt(ctx, kernel.loc, kname + " cannot be variadic");
   const Language lang = ctx.language();
   if (lang == Language::CUDA)
-    detail::unsupportedAt(ctx, kernel.loc,
-                          kname + ": CUDA source for an amdgcn target (write HIP, a .hip file)");
+    unsupportedAt(ctx, kernel.loc,
+                  kname + ": CUDA source for an amdgcn target (write HIP, a .hip file)");
   const bool opencl = lang == Language::OpenCL;
 
   IrTypes ir(layout);
@@ -629,7 +629,7 @@ KernelArguments computeKernelArguments(const LayoutEngine& layout, const Functio
       }
     } catch (const Error& e) {
       if (e.hasSourcePosition()) throw;
-      detail::unsupportedAt(ctx, p.loc, kname + ", " + what + ": " + e.message());
+      unsupportedAt(ctx, p.loc, kname + ", " + what + ": " + e.message());
     }
 
     if (opencl) {
@@ -655,8 +655,7 @@ KernelArguments computeKernelArguments(const LayoutEngine& layout, const Functio
     offset += a.size;
     // LLVM keeps kernel-argument offsets and the segment size in 32 bits.
     if (offset > UINT32_MAX)
-      detail::unsupportedAt(ctx, p.loc,
-                            kname + ", " + what + ": the kernarg segment would exceed 4 GiB");
+      unsupportedAt(ctx, p.loc, kname + ", " + what + ": the kernarg segment would exceed 4 GiB");
     max_align = std::max(max_align, a.align);
     out.args.push_back(std::move(a));
   }

@@ -99,21 +99,8 @@ const Type* defaultArgumentPromotion(TypeContext& ctx, const Type* t) {
   return t;
 }
 
-const Type* adjustParameterType(TypeContext& ctx, const Type* t) {
-  const Type* c = stripTypedefs(t);
-  if (auto* a = dyn<ArrayType>(c)) return ctx.pointerTo(a->element);
-  if (c->kind == TypeKind::Function) return ctx.pointerTo(t);
-  return t;
-}
-
 void unsupported(const FunctionDecl& fn, std::string message) {
   throw Error(ErrorKind::Unsupported, "function '" + std::string(fn.name) + "': " + message);
-}
-
-void unsupportedAt(const TypeContext& ctx, SourceLoc loc, std::string message) {
-  if (loc.line == 0) throw Error(ErrorKind::Unsupported, std::move(message));
-  throw Error::atSourceFile(ErrorKind::Unsupported, std::move(message),
-                            std::string(ctx.fileName(loc.file)), loc.line, loc.col);
 }
 
 namespace {
@@ -138,12 +125,12 @@ FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, con
   for (const ParamDecl& p : ft->params) {
     ArgLowering a;
     a.name = p.name;
-    a.type = detail::adjustParameterType(ctx, p.type);
+    a.type = adjustParameterType(ctx, p.type);
     out.params.push_back(a);
   }
   for (const Type* t : options.variadic_args) {
     ArgLowering a;
-    a.type = detail::defaultArgumentPromotion(ctx, detail::adjustParameterType(ctx, t));
+    a.type = detail::defaultArgumentPromotion(ctx, adjustParameterType(ctx, t));
     a.variadic = true;
     out.params.push_back(a);
   }
@@ -158,7 +145,7 @@ FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, con
         std::string message = e.message();
         const std::string prefix = "function '" + std::string(fn.name) + "': ";
         if (message.compare(0, prefix.size(), prefix) != 0) message = prefix + message;
-        detail::unsupportedAt(ctx, fn.loc, std::move(message));
+        unsupportedAt(ctx, fn.loc, std::move(message));
       }
       return out;
     }

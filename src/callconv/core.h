@@ -94,15 +94,8 @@ ExtendKind promotionExtension(const Type* t, const DataModel& d);
 /// unchanged.
 const Type* defaultArgumentPromotion(TypeContext& ctx, const Type* t);
 
-/// Arrays and functions decay to pointers as parameter types do in C.
-const Type* adjustParameterType(TypeContext& ctx, const Type* t);
-
 /// An error for a signature the target cannot express.
 [[noreturn]] void unsupported(const FunctionDecl& fn, std::string message);
-
-/// The same, positioned at a declaration (a parameter) with the caret display when the source
-/// line can be read again; a plain message when `loc` has no line.
-[[noreturn]] void unsupportedAt(const TypeContext& ctx, SourceLoc loc, std::string message);
 
 // ----- dispatch -------------------------------------------------------------------------------
 

@@ -288,3 +288,14 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
 const CallconvInfo kNvptxCallconv = {Family::NVPTX, lower};
 
 } // namespace abikit::detail
+
+namespace abikit {
+
+uint32_t ptxPointeeAlign(const LayoutEngine& layout, const Type* pointee) {
+  const Type* c = stripTypedefs(pointee);
+  if (c->kind == TypeKind::Function) return uint32_t(layout.context().data().pointer.align);
+  if (c->kind == TypeKind::Void) return 1; // i8
+  return detail::IrTypes(layout, detail::kDataLayout).of(c).opencl_align;
+}
+
+} // namespace abikit

@@ -4,8 +4,6 @@
 // NVPTX rule file through lowerFunction; this file decides only how they are printed. Every
 // rule here was checked against clang-14/llc-14, nvcc 13 and ptxas 13 (docs/targets/nvptx.md,
 // "PTX prototypes").
-#include "../callconv/core.h"
-#include "../callconv/ir_layout.h"
 #include "abikit/callconv.h"
 #include "abikit/diag.h"
 #include "abikit/emit.h"
@@ -16,13 +14,6 @@
 namespace abikit {
 
 namespace {
-
-// LLVM 14's NVPTX data layout, for the OpenCL alignment of kernel pointer parameters
-// (the same table as src/callconv/nvptx.cpp).
-constexpr detail::IrDataLayout::Entry kInts[] = {{1, 1},  {8, 1},  {16, 2},
-                                                 {32, 4}, {64, 8}, {128, 16}};
-constexpr detail::IrDataLayout::Entry kVectors[] = {{16, 2}, {32, 4}, {64, 8}, {128, 16}};
-const detail::IrDataLayout kDataLayout = {kInts, kVectors, 2, 4, 8, 16};
 
 [[noreturn]] void reject(const FunctionDecl& fn, const std::string& message) {
   throw Error(ErrorKind::Unsupported, "function '" + std::string(fn.name) + "': " + message);
@@ -255,13 +246,7 @@ private:
     default:
       break;
     }
-    const Type* pointee = stripTypedefs(pt->pointee);
-    uint32_t align = 1; // void is i8
-    if (pointee->kind == TypeKind::Function)
-      align = uint32_t(layout_.context().data().pointer.align);
-    else if (pointee->kind != TypeKind::Void)
-      align = detail::IrTypes(layout_, kDataLayout).of(pointee).opencl_align;
-    return s + ".align " + std::to_string(align) + " ";
+    return s + ".align " + std::to_string(ptxPointeeAlign(layout_, pt->pointee)) + " ";
   }
 
   void llvmPrototype(const FunctionDecl& fn, Prototype& p) {
@@ -437,7 +422,7 @@ private:
     for (size_t k = 0; k < ft->params.size(); ++k) {
       ArgLowering named; // only for describe()
       named.name = ft->params[k].name;
-      const Type* t = detail::adjustParameterType(ctx_, ft->params[k].type);
+      const Type* t = adjustParameterType(ctx_, ft->params[k].type);
       p.params.push_back(nvccValue(fn, t, &named, k, prefix + std::to_string(k), p));
     }
   }
@@ -524,7 +509,7 @@ std::string ptxPrototypes(TypeContext& ctx, const LayoutEngine& layout,
     } catch (const Error& e) {
       // A rejection points at the declaration of the function it is about.
       if (e.hasSourcePosition() || fn->loc.line == 0) throw;
-      detail::unsupportedAt(ctx, fn->loc, e.message());
+      unsupportedAt(ctx, fn->loc, e.message());
     }
   }
 

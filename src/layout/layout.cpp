@@ -33,9 +33,7 @@ uint64_t pow2Ceil(uint64_t v) {
 }
 
 [[noreturn]] void fail(const TypeContext& ctx, SourceLoc loc, std::string message) {
-  if (loc.line == 0) throw Error(ErrorKind::Unsupported, std::move(message));
-  throw Error::atSourceFile(ErrorKind::Unsupported, std::move(message),
-                            std::string(ctx.fileName(loc.file)), loc.line, loc.col);
+  unsupportedAt(ctx, loc, std::move(message));
 }
 
 [[noreturn]] void fail(std::string message) {

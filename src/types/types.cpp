@@ -1,6 +1,8 @@
 // The type model: arena, interning, and C spelling of types.
 #include "abikit/types.h"
 
+#include "abikit/diag.h"
+
 #include <cstring>
 #include <new>
 
@@ -658,6 +660,19 @@ std::string spell(const Type* t, const TypeContext& ctx, std::string decl) {
 
 std::string typeName(const Type* t, const TypeContext& ctx) {
   return spell(t, ctx, "");
+}
+
+const Type* adjustParameterType(TypeContext& ctx, const Type* t) {
+  const Type* c = stripTypedefs(t);
+  if (auto* a = dyn<ArrayType>(c)) return ctx.pointerTo(a->element);
+  if (c->kind == TypeKind::Function) return ctx.pointerTo(t);
+  return t;
+}
+
+void unsupportedAt(const TypeContext& ctx, SourceLoc loc, std::string message) {
+  if (loc.line == 0) throw Error(ErrorKind::Unsupported, std::move(message));
+  throw Error::atSourceFile(ErrorKind::Unsupported, std::move(message),
+                            std::string(ctx.fileName(loc.file)), loc.line, loc.col);
 }
 
 } // namespace abikit
