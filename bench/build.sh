@@ -1,6 +1,6 @@
 # Sourced by the bench/*_vs_*.sh scripts: `bench_build DIR TARGET...` configures DIR as a Release
 # build with the benchmarks (if it is not configured yet) and builds the targets in it.
-# NATIVE=1 configures it with -DABIKIT_NATIVE=ON (-march=native; see docs/frontend.md, "Code
+# NATIVE=1 configures it with -DABIKIT_NATIVE=ON (-march=native; see docs/performance.md, "Code
 # generation"): use another DIR for it, e.g. build/bench-native.
 bench_build() {
   local dir=$1
