@@ -19,9 +19,13 @@ ctest --test-dir build/ci --output-on-failure -j "$jobs"
 echo "== unit tests under ASan+UBSan (clang-14; the fuzzers are built in the same tree)"
 CXX=clang++-14 cmake -S . -B build/san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DABIKIT_SANITIZE=ON -DABIKIT_BUILD_FUZZ=ON -DABIKIT_WERROR=ON >/dev/null
-cmake --build build/san -j "$jobs" --target abikit_unit_tests abikit_cli abikit_fuzzers
+cmake --build build/san -j "$jobs" --target abikit_unit_tests abikit_cli_tests abikit_cli \
+  abikit_fuzzers
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/san --output-on-failure -L unit
+echo "== command-line and hostile-input tests under ASan+UBSan (no address-space limit there)"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ABIKIT_TEST_SANITIZED=1 \
+  ctest --test-dir build/san --output-on-failure -L cli
 
 echo "== fuzzers (bounded time: five fuzzers, two minutes in all)"
 ABIKIT_FUZZ_BUILD=build/san scripts/fuzz.sh "${ABIKIT_FUZZ_SECONDS:-24}"

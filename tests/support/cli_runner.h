@@ -11,6 +11,8 @@
 
 namespace abikit::test {
 
+/// Limits of one run. With ABIKIT_TEST_SANITIZED set in the environment (an ASan build of the
+/// CLI) the address-space limit is not applied and the time limit is ten times longer.
 struct CliLimits {
   double seconds = 60;     // wall time; the process is killed (SIGKILL) past it
   size_t memory_bytes = 0; // RLIMIT_AS of the child; 0 = no limit
