@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace abikit {
@@ -50,6 +51,33 @@ std::string layoutJson(const LayoutEngine& layout, std::span<const RecordDecl* c
 std::string layoutCAsserts(const LayoutEngine& layout, std::span<const RecordDecl* const> records,
                            std::string_view prelude);
 
+/// Where a document of any size is written piece by piece. A writer appends to buffer() and
+/// calls drain() between items (a section, a symbol, a relocation, a note); once `chunk` bytes
+/// have gathered, drain() hands them on with flush(), so that the memory a document needs stays
+/// bounded by the chunk and the largest item, whatever the document's size. The base class
+/// keeps everything (flush() does nothing): the whole document ends in buffer().
+class OutputSink {
+public:
+  static constexpr size_t kChunk = size_t(64) << 10;
+  /// `buffer` is the text already there; `chunk` 0 keeps everything.
+  explicit OutputSink(std::string buffer = {}, size_t chunk = 0)
+      : buffer_(std::move(buffer)), chunk_(chunk ? chunk : ~size_t(0)) {}
+  OutputSink(const OutputSink&) = delete;
+  OutputSink& operator=(const OutputSink&) = delete;
+  virtual ~OutputSink() = default;
+  std::string& buffer() { return buffer_; }
+  void drain() {
+    if (buffer_.size() >= chunk_) flush();
+  }
+  /// Hands on everything in buffer() and empties it (keeping its capacity). May throw (a sink
+  /// that cannot write).
+  virtual void flush() {}
+
+protected:
+  std::string buffer_;
+  size_t chunk_;
+};
+
 /// `abikit elf`: what to show beyond the header, sections, segments and build attributes.
 struct ElfViewOptions {
   bool symbols = false;
@@ -57,10 +85,21 @@ struct ElfViewOptions {
   bool notes = false;
 };
 class ElfFile;
-/// `abikit elf`: the text view of one file, appended to `out` (readelf-like; the target abikit
-/// decodes is in the header). Throws abikit::Error for a malformed table or note it reads.
-void appendElfText(const ElfFile& file, const ElfViewOptions& options, std::string& out);
+/// Reads everything the ELF writers read for `options` (build attributes, every symbol, every
+/// relocation with its symbol and field patch, every note), in the order they read it, and
+/// throws the abikit::Error the writers would throw first. After it returns, writeElfText() and
+/// writeElfJson() with the same options do not throw an abikit::Error for `file`: a document
+/// can be streamed out without ever stopping part-way on a bad input. Its cost is linear in the
+/// tables' entries (each symbol a relocation names is decoded once).
+void checkElfView(const ElfFile& file, const ElfViewOptions& options);
+/// `abikit elf`: the text view of one file (readelf-like; the target abikit decodes is in the
+/// header), written to `sink`. Throws abikit::Error for a malformed table or note it reads
+/// (never after checkElfView() accepted the file).
+void writeElfText(const ElfFile& file, const ElfViewOptions& options, OutputSink& sink);
 /// `abikit elf --json`: the JSON object of one file (an element of "files"; keys in docs/elf.md).
+void writeElfJson(const ElfFile& file, const ElfViewOptions& options, OutputSink& sink);
+/// The same, appended to a string.
+void appendElfText(const ElfFile& file, const ElfViewOptions& options, std::string& out);
 void appendElfJson(const ElfFile& file, const ElfViewOptions& options, std::string& out);
 /// Whole documents for several files.
 std::string elfText(std::span<const ElfFile* const> files, const ElfViewOptions& options);

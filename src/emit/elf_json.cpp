@@ -15,9 +15,20 @@ namespace {
 
 using Kind = MsgPackNode::Kind;
 
+// The bytes a JSON string holds as they are: printable ASCII but '"' and '\\'.
+struct PlainTable {
+  bool plain[256] = {};
+  constexpr PlainTable() {
+    for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
+  }
+};
+constexpr PlainTable kPlain{};
+
 class Json {
 public:
-  explicit Json(std::string& out) : out_(out) {}
+  explicit Json(OutputSink& sink) : sink_(sink), out_(sink.buffer()) {}
+  /// Between items: hands a full chunk on.
+  void drain() { sink_.drain(); }
 
   void beginObject() {
     separate();
@@ -38,9 +49,21 @@ public:
     first_ = false;
   }
   void key(std::string_view k) {
-    separate();
-    string(k);
-    out_ += ':';
+    // A short key without bytes to escape (every key this file spells) is one append.
+    if (k.size() <= 64 && plain(k)) {
+      char buf[72];
+      char* p = buf;
+      if (!first_) *p++ = ',';
+      *p++ = '"';
+      p = detail::putStr(p, k);
+      *p++ = '"';
+      *p++ = ':';
+      out_.append(buf, size_t(p - buf));
+    } else {
+      separate();
+      string(k);
+      out_ += ':';
+    }
     first_ = true; // the value follows without a comma
   }
   void value(std::string_view s) {
@@ -49,9 +72,11 @@ public:
   }
   void value(const char* s) { value(std::string_view(s)); }
   void value(uint64_t v) {
-    separate();
     char buf[24];
-    out_.append(buf, size_t(detail::putDec(buf, v) - buf));
+    char* p = buf;
+    if (!first_) *p++ = ',';
+    first_ = false;
+    out_.append(buf, size_t(detail::putDec(p, v) - buf));
   }
   void value(int64_t v) {
     separate();
@@ -107,6 +132,11 @@ private:
     if (!first_) out_ += ',';
     first_ = false;
   }
+  static bool plain(std::string_view s) {
+    for (char c : s)
+      if (!kPlain.plain[uint8_t(c)]) return false;
+    return true;
+  }
   // JSON string; each maximal subpart of an ill-formed UTF-8 sequence becomes one U+FFFD, as in
   // every JSON writer (json_text.h).
   void string(std::string_view s) {
@@ -115,12 +145,10 @@ private:
     size_t i = 0;
     while (i < s.size()) {
       unsigned char c = uint8_t(s[i]);
-      if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-        size_t j = i;
-        while (j < s.size() && uint8_t(s[j]) >= 0x20 && uint8_t(s[j]) < 0x80 && s[j] != '"' &&
-               s[j] != '\\')
-          ++j;
-        out_.append(s.substr(i, j - i));
+      if (kPlain.plain[c]) {
+        size_t j = i + 1;
+        while (j < s.size() && kPlain.plain[uint8_t(s[j])]) ++j;
+        out_.append(s.data() + i, j - i);
         i = j;
         continue;
       }
@@ -149,6 +177,7 @@ private:
     }
     out_ += '"';
   }
+  OutputSink& sink_;
   std::string& out_;
   bool first_ = true;
 };
@@ -298,6 +327,7 @@ void sections(Json& j, const ElfFile& f) {
     j.field("align", s.addralign);
     j.field("entsize", s.entsize);
     j.endObject();
+    j.drain();
   }
   j.endArray();
   j.key("segments");
@@ -315,6 +345,7 @@ void sections(Json& j, const ElfFile& f) {
     j.field("memsz", g.memsz);
     j.field("align", g.align);
     j.endObject();
+    j.drain();
   }
   j.endArray();
 }
@@ -411,6 +442,7 @@ void symbols(Json& j, const ElfFile& f) {
         j.field("section", std::string_view());
       if (auto kd = amdgpuKernelDescriptorFor(f, s)) kernelDescriptor(j, *kd);
       j.endObject();
+      j.drain();
     }
     j.endArray();
     j.endObject();
@@ -461,6 +493,7 @@ void relocations(Json& j, const ElfFile& f) {
           j.hex("field_after", p->after, p->size * 2);
         }
       j.endObject();
+      j.drain();
     }
     j.endArray();
     j.endObject();
@@ -537,23 +570,38 @@ void notes(Json& j, const ElfFile& f) {
     if (d.raw) j.field("data_hex", hexString(n.desc));
     j.strings("problems", d.problems);
     j.endObject();
+    j.drain();
   }
   j.endArray();
 }
 
 } // namespace
 
-void appendElfJson(const ElfFile& file, const ElfViewOptions& options, std::string& out) {
-  Json j(out);
+void writeElfJson(const ElfFile& file, const ElfViewOptions& options, OutputSink& sink) {
+  Json j(sink);
   j.beginObject();
   j.field("file", file.name());
   header(j, file);
+  j.drain();
   sections(j, file);
   attributes(j, file);
+  j.drain();
   if (options.symbols) symbols(j, file);
   if (options.relocs) relocations(j, file);
   if (options.notes) notes(j, file);
   j.endObject();
+  j.drain();
+}
+
+void appendElfJson(const ElfFile& file, const ElfViewOptions& options, std::string& out) {
+  OutputSink sink(std::move(out));
+  try {
+    writeElfJson(file, options, sink);
+  } catch (...) {
+    out = std::move(sink.buffer());
+    throw;
+  }
+  out = std::move(sink.buffer());
 }
 
 std::string elfJson(std::span<const ElfFile* const> files, const ElfViewOptions& options) {

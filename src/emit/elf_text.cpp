@@ -80,7 +80,8 @@ void header(const ElfFile& f, std::string& out) {
   for (const std::string& p : f.problems()) line("Problem:", p);
 }
 
-void sections(const ElfFile& f, std::string& out) {
+void sections(const ElfFile& f, OutputSink& sink) {
+  std::string& out = sink.buffer();
   const ElfHeader& h = f.header();
   if (f.sections().empty()) {
     out += "\nThere are no sections in this file.\n";
@@ -105,9 +106,10 @@ void sections(const ElfFile& f, std::string& out) {
       // A long name would be cut by the buffer; print it whole.
       if (name.size() > 200) {
         out += "  [" + std::to_string(s.index) + "] " + name + "\n";
-        continue;
+      } else {
+        out += buf;
       }
-      out += buf;
+      sink.drain();
     }
   }
   if (!f.segments().empty()) {
@@ -127,11 +129,13 @@ void sections(const ElfFile& f, std::string& out) {
           static_cast<unsigned long long>(g.filesz), static_cast<unsigned long long>(g.memsz),
           flg.c_str(), hexStr(g.align).c_str());
       out += buf;
+      sink.drain();
     }
   }
 }
 
-void attributes(const ElfFile& f, std::string& out) {
+void attributes(const ElfFile& f, OutputSink& sink) {
+  std::string& out = sink.buffer();
   for (const ElfSection& s : f.sections()) {
     if (s.type != kShtRiscvAttributes || f.header().machine != 243) continue;
     BuildAttributes attrs = parseRiscvAttributes(f, s);
@@ -154,13 +158,15 @@ void attributes(const ElfFile& f, std::string& out) {
           out += std::to_string(a.int_value);
         if (!a.description.empty()) out += " (" + a.description + ")";
         out += '\n';
+        sink.drain();
       }
     }
     for (const std::string& p : attrs.problems) out += "  Problem: " + p + "\n";
   }
 }
 
-void symbols(const ElfFile& f, std::string& out) {
+void symbols(const ElfFile& f, OutputSink& sink) {
+  std::string& out = sink.buffer();
   const ElfHeader& h = f.header();
   const bool is64 = h.is64();
   const int vw = is64 ? 16 : 8;
@@ -225,11 +231,13 @@ void symbols(const ElfFile& f, std::string& out) {
         }
         for (const std::string& pr : kd->problems) out += "          problem: " + pr + "\n";
       }
+      sink.drain();
     }
   }
 }
 
-void relocations(const ElfFile& f, std::string& out) {
+void relocations(const ElfFile& f, OutputSink& sink) {
+  std::string& out = sink.buffer();
   const ElfHeader& h = f.header();
   const bool is64 = h.is64();
   const int w = is64 ? 16 : 8;
@@ -254,7 +262,6 @@ void relocations(const ElfFile& f, std::string& out) {
                   "Symbol's Name + Addend\n"
                 : " Offset     Info    Type                   Sym. Value  Symbol's Name + Addend\n";
     const size_t n = t.size();
-    out.reserve(out.size() + n * (is64 ? 96 : 64));
     for (size_t i = 0; i < n; ++i) {
       ElfRelocation r = t[i];
       CachedType& c = cache[r.type & 63];
@@ -302,6 +309,7 @@ void relocations(const ElfFile& f, std::string& out) {
           out += buf;
         }
       }
+      sink.drain();
     }
   }
 }
@@ -315,7 +323,8 @@ void hexBytes(std::span<const uint8_t> d, std::string& out) {
   }
 }
 
-void notes(const ElfFile& f, std::string& out) {
+void notes(const ElfFile& f, OutputSink& sink) {
+  std::string& out = sink.buffer();
   std::vector<ElfNote> all = f.notes();
   if (all.empty()) {
     out += "\nThere are no notes in this file.\n";
@@ -359,19 +368,34 @@ void notes(const ElfFile& f, std::string& out) {
       out += "    " + d.body + "\n";
     }
     for (const std::string& p : d.problems) out += "    Problem: " + p + "\n";
+    sink.drain();
   }
 }
 
 } // namespace
 
-void appendElfText(const ElfFile& file, const ElfViewOptions& options, std::string& out) {
+void writeElfText(const ElfFile& file, const ElfViewOptions& options, OutputSink& sink) {
+  std::string& out = sink.buffer();
   out += "File: " + file.name() + "\n";
   header(file, out);
-  sections(file, out);
-  attributes(file, out);
-  if (options.symbols) symbols(file, out);
-  if (options.relocs) relocations(file, out);
-  if (options.notes) notes(file, out);
+  sink.drain();
+  sections(file, sink);
+  attributes(file, sink);
+  if (options.symbols) symbols(file, sink);
+  if (options.relocs) relocations(file, sink);
+  if (options.notes) notes(file, sink);
+  sink.drain();
+}
+
+void appendElfText(const ElfFile& file, const ElfViewOptions& options, std::string& out) {
+  OutputSink sink(std::move(out));
+  try {
+    writeElfText(file, options, sink);
+  } catch (...) {
+    out = std::move(sink.buffer());
+    throw;
+  }
+  out = std::move(sink.buffer());
 }
 
 std::string linkCheckText(const std::vector<std::string>& conflicts) {

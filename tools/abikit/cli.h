@@ -3,9 +3,11 @@
 #pragma once
 
 #include "abikit/cparse.h"
+#include "abikit/emit.h"
 #include "abikit/target.h"
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -62,10 +64,19 @@ void reserveHeap(size_t bytes);
 /// How diagnostics name an input file ("<stdin>" for "-").
 std::string displayName(const std::string& path);
 
-/// What a command's callback produces: the complete stdout text, printed only on success.
+/// What a command's callback produces: the complete stdout text, printed only on success, or
+/// (for output of any size) a writer that run() calls after writing `text`. The writer appends
+/// to the sink's buffer and drains it between items; the sink writes to stdout in chunks of
+/// OutputSink::kChunk bytes. It returns the exit status (replacing exit_code) and must have
+/// checked its input before it writes anything (an abikit::Error it throws is reported after
+/// what was already written). A failed write is reported by run() for every command:
+/// "abikit: error: cannot write the output: <reason>", exit 1.
 struct Output {
+  Output() = default;
+  Output(std::string text_, int exit_code_ = 0) : text(std::move(text_)), exit_code(exit_code_) {}
   std::string text;
   int exit_code = 0;
+  std::function<int(OutputSink&)> stream;
 };
 
 using Action = std::function<Output()>;

@@ -5,6 +5,8 @@
 #include "cli.h"
 
 #include <cstdio>
+#include <optional>
+#include <vector>
 
 namespace abikit::cli {
 
@@ -24,34 +26,50 @@ void addElfCommand(CLI::App& app, Action& action) {
   sub->add_flag("--notes", view.notes, "Show the notes (AMDGPU code-object metadata, ...)");
   sub->callback([&action] {
     action = [] {
-      // Each file is read and printed on its own: a bad file gets an error on stderr and no
-      // output; in JSON mode any bad file means no document at all (no partial JSON).
+      // The document is streamed (an object's symbols and relocations may print gigabytes), so
+      // each file is opened and checked (checkElfView: everything the writer reads) before any
+      // of it is written. Text: a bad file gets its error on stderr and prints nothing, the
+      // others print. JSON: every file is checked first, and any bad file means no document at
+      // all (no partial JSON).
       Output out;
-      std::string doc = json ? "{\"schema\":\"abikit/1\",\"files\":[" : "";
-      bool first = true;
-      for (const std::string& path : files) {
-        size_t mark = doc.size();
-        try {
-          ElfFile f = ElfFile::open(path);
-          if (json) {
-            if (!first) doc += ',';
-            appendElfJson(f, view, doc);
-          } else {
-            if (!first) doc += '\n';
-            appendElfText(f, view, doc);
+      out.stream = [](OutputSink& sink) {
+        int status = 0;
+        auto openChecked = [&](const std::string& path) -> std::optional<ElfFile> {
+          try {
+            ElfFile f = ElfFile::open(path);
+            checkElfView(f, view);
+            return f;
+          } catch (const Error& e) {
+            sink.flush(); // what came before the bad file first, in a terminal
+            std::fprintf(stderr, "%s\n", e.format().c_str());
+            status = 1;
+            return std::nullopt;
           }
-          first = false;
-        } catch (const Error& e) {
-          doc.resize(mark);
-          std::fprintf(stderr, "%s\n", e.format().c_str());
-          out.exit_code = 1;
+        };
+        if (!json) {
+          bool first = true;
+          for (const std::string& path : files) {
+            std::optional<ElfFile> f = openChecked(path);
+            if (!f) continue;
+            if (!first) sink.buffer() += '\n';
+            writeElfText(*f, view, sink);
+            first = false;
+          }
+          return status;
         }
-      }
-      if (json) {
-        if (out.exit_code != 0) return out;
-        doc += "]}\n";
-      }
-      out.text = std::move(doc);
+        std::vector<ElfFile> opened;
+        opened.reserve(files.size());
+        for (const std::string& path : files)
+          if (std::optional<ElfFile> f = openChecked(path)) opened.push_back(std::move(*f));
+        if (status != 0) return status;
+        sink.buffer() += "{\"schema\":\"abikit/1\",\"files\":[";
+        for (size_t i = 0; i < opened.size(); ++i) {
+          if (i) sink.buffer() += ',';
+          writeElfJson(opened[i], view, sink);
+        }
+        sink.buffer() += "]}\n";
+        return status;
+      };
       return out;
     };
   });

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
@@ -28,6 +29,37 @@ std::vector<std::string> normaliseArgs(int argc, char** argv) {
   }
   return args;
 }
+
+// A failed write to stdout (a full disk, a closed pipe with SIGPIPE ignored, ...): its errno.
+struct WriteFailed {
+  int error;
+};
+
+// Standard output, written in chunks as a command's writer drains its buffer.
+class StdoutSink : public abikit::OutputSink {
+public:
+  explicit StdoutSink(std::string text) : OutputSink(std::move(text), kChunk) {}
+  void flush() override {
+    if (buffer_.empty()) return;
+    errno = 0;
+    size_t n = std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
+    if (n != buffer_.size()) fail();
+    buffer_.clear();
+  }
+  // Everything written and flushed out of stdio's buffer.
+  void finish() {
+    flush();
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) fail();
+  }
+
+private:
+  [[noreturn]] static void fail() {
+    int e = errno ? errno : EIO;
+    std::clearerr(stdout);
+    throw WriteFailed{e};
+  }
+};
 
 } // namespace
 
@@ -76,9 +108,14 @@ int abikit::cli::run(int argc, char** argv) {
   if (!action) return 2;
   try {
     Output out = action();
-    std::fwrite(out.text.data(), 1, out.text.size(), stdout);
-    std::fflush(stdout);
+    StdoutSink sink(std::move(out.text));
+    sink.flush();
+    if (out.stream) out.exit_code = out.stream(sink);
+    sink.finish();
     return out.exit_code;
+  } catch (const WriteFailed& e) {
+    std::fprintf(stderr, "abikit: error: cannot write the output: %s\n", std::strerror(e.error));
+    return 1;
   } catch (const abikit::Error& e) {
     std::fprintf(stderr, "%s\n", e.format().c_str());
     return 1;
