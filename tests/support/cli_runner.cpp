@@ -71,7 +71,13 @@ CliResult runCli(const std::vector<std::string>& args, std::string_view input,
     } else {
       ::dup2(in[0], 0);
     }
-    ::dup2(out[1], 1);
+    if (!limits.stdout_path.empty()) {
+      int fd = ::open(limits.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0) ::_exit(127);
+      ::dup2(fd, 1);
+    } else {
+      ::dup2(out[1], 1);
+    }
     ::dup2(err[1], 2);
     if (memory_bytes) {
       struct rlimit rl = {memory_bytes, memory_bytes};

@@ -19,6 +19,9 @@ struct CliLimits {
   size_t max_capture =
       1u << 26;           // bytes kept of each of stdout and stderr (the rest is read and dropped)
   std::string stdin_path; // if set, the child's stdin is this file instead of `input`
+  /// If set, the child's stdout is this file (created or truncated; /dev/null, /dev/full)
+  /// instead of being captured: CliResult::out stays empty and out_bytes 0.
+  std::string stdout_path;
 };
 
 struct CliResult {
