@@ -5,18 +5,21 @@ namespace abikit::detail {
 
 // ----- declaration specifiers -----------------------------------------------------------------
 
-void Parser::setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at) {
-  if (ds.base != DeclSpec::None) {
-    if (ds.tag_defined && prev_.kind == Tok::RBrace) {
-      Loc after = prev_.loc;
-      after.col += prev_.len;
-      after.offset += prev_.len;
-      const char* what = ds.record ? (ds.record->is_union ? "union" : "struct") : "enum";
-      fail(after, std::string("expected ';' after ") + what);
-    }
-    fail(at.loc,
-         "cannot combine '" + std::string(at.text()) + "' with the previous type specifiers");
+// A type specifier `t` that cannot follow the ones before it; right after a struct, union or enum
+// body, the ';' that should have ended it is what is missing.
+void Parser::failSpecConflict(const DeclSpec& ds, const Token& t) {
+  if (ds.tag_defined && prev_.kind == Tok::RBrace) {
+    Loc after = prev_.loc;
+    after.col += prev_.len;
+    after.offset += prev_.len;
+    const char* what = ds.record ? (ds.record->is_union ? "union" : "struct") : "enum";
+    fail(after, std::string("expected ';' after ") + what);
   }
+  fail(t.loc, "cannot combine '" + std::string(t.text()) + "' with the previous type specifiers");
+}
+
+void Parser::setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at) {
+  if (ds.base != DeclSpec::None) failSpecConflict(ds, at);
   ds.base = b;
   if (!ds.any_type) ds.type_loc = at.loc;
   ds.any_type = true;
@@ -29,16 +32,7 @@ void Parser::parseDeclSpec(DeclSpec& ds, DeclContext dc) {
 }
 
 void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
-  auto conflict = [&](const Token& t) {
-    if (ds.tag_defined && prev_.kind == Tok::RBrace) {
-      Loc after = prev_.loc;
-      after.col += prev_.len;
-      after.offset += prev_.len;
-      const char* what = ds.record ? (ds.record->is_union ? "union" : "struct") : "enum";
-      fail(after, std::string("expected ';' after ") + what);
-    }
-    fail(t.loc, "cannot combine '" + std::string(t.text()) + "' with the previous type specifiers");
-  };
+  auto conflict = [&](const Token& t) { failSpecConflict(ds, t); };
   for (;;) {
     if (atAttribute()) {
       parseAttributes(ds.attrs);
@@ -165,7 +159,6 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       consume();
       continue;
     case kKwInt:
-      if (ds.base == DeclSpec::Int) conflict(t);
       if (ds.base != DeclSpec::None) conflict(t);
       ds.base = DeclSpec::Int;
       if (!ds.any_type) ds.type_loc = t.loc;

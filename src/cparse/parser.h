@@ -390,6 +390,7 @@ private:
   // declaration specifiers
   void parseDeclSpec(DeclSpec& ds, DeclContext dc);
   void parseDeclSpecRest(DeclSpec& ds, DeclContext dc); // the loop of parseDeclSpec()
+  [[noreturn]] void failSpecConflict(const DeclSpec& ds, const Token& t);
   void setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at);
   QType finishDeclSpec(DeclSpec& ds, DeclContext dc);
   // A typedef or tag name with no other specifier: finishDeclSpec() returns ds.named.
