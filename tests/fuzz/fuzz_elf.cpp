@@ -1,5 +1,6 @@
 // libFuzzer target over the ELF reader, the note decoders (MessagePack, V2 records, GNU notes),
-// `.riscv.attributes`, the text and JSON writers and link-check. Anything but an abikit::Error
+// `.riscv.attributes`, checkElfView, the text and JSON writers and link-check (the bytes are the
+// object; fuzz_elf_struct.cpp builds objects from a recipe instead). Anything but an abikit::Error
 // escaping, a crash, a hang or an out-of-bounds access (ASan/UBSan) is a bug.
 #include "abikit/diag.h"
 #include "abikit/elf.h"
@@ -7,22 +8,44 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+
+namespace {
+
+// Drops what it is handed: the writers' output is produced and thrown away chunk by chunk.
+class DropSink : public abikit::OutputSink {
+public:
+  DropSink() : OutputSink({}, kChunk) {}
+  void flush() override { buffer_.clear(); }
+};
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::span<const uint8_t> bytes(data, size);
   try {
     abikit::ElfFile f = abikit::ElfFile::fromMemory("fuzz.o", bytes);
-    std::string out;
     const abikit::ElfViewOptions all{true, true, true};
+    // What `abikit elf --symbols --relocs --notes [--json]` runs: the check, then the writers,
+    // which must not throw once the check accepted the file (the CLI streams their output).
+    bool checked = true;
     try {
-      abikit::appendElfText(f, all, out);
+      abikit::checkElfView(f, all);
     } catch (const abikit::Error&) {
+      checked = false;
     }
-    out.clear();
+    DropSink sink;
     try {
-      abikit::appendElfJson(f, all, out);
-    } catch (const abikit::Error&) {
+      abikit::writeElfText(f, all, sink);
+      abikit::writeElfJson(f, all, sink);
+    } catch (const abikit::Error& e) {
+      if (checked) {
+        std::fprintf(stderr, "checkElfView() accepted the file, the writers threw: %s\n",
+                     e.format().c_str());
+        std::abort();
+      }
     }
     const abikit::ElfFile* two[] = {&f, &f};
     try {
