@@ -37,13 +37,29 @@ void expectErrorAt(const std::vector<uint8_t>& bytes, uint64_t offset, const std
   EXPECT_EQ(e.format().rfind("bad.o: error: ", 0), 0u) << e.format();
 }
 
-// Reads everything the CLI can show.
+// Reads everything the CLI can show, and checks that checkElfView() (run by the CLI before it
+// streams anything) fails exactly when the text and JSON writers fail, with their first error.
 void readAll(const ElfFile& f) {
-  std::string out;
-  abikit::ElfViewOptions all{true, true, true};
-  abikit::appendElfText(f, all, out);
-  out.clear();
-  abikit::appendElfJson(f, all, out);
+  const abikit::ElfViewOptions all{true, true, true};
+  std::string checked;
+  try {
+    abikit::checkElfView(f, all);
+  } catch (const abikit::Error& e) {
+    checked = e.format();
+  }
+  for (bool json : {false, true}) {
+    std::string out, written;
+    try {
+      if (json)
+        abikit::appendElfJson(f, all, out);
+      else
+        abikit::appendElfText(f, all, out);
+    } catch (const abikit::Error& e) {
+      written = e.format();
+    }
+    EXPECT_EQ(checked, written) << (json ? "JSON" : "text");
+  }
+  if (!checked.empty()) abikit::checkElfView(f, all); // throws that error
 }
 
 ElfWriter object(uint8_t cls = 2, uint8_t data = 1) {
