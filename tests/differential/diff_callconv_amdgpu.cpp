@@ -21,6 +21,7 @@
 #include "abikit/diag.h"
 #include "amdgpu_asm.h"
 #include "amdgpu_callgen.h"
+#include "batch.h"
 #include "oracle.h"
 
 #include <algorithm>
@@ -193,22 +194,11 @@ public:
 
   std::vector<Verdict> run(std::vector<ProtoCase>& cases) {
     std::vector<Verdict> verdicts(cases.size());
-    std::vector<size_t> live(cases.size());
-    for (size_t i = 0; i < live.size(); ++i) live[i] = i;
-    for (int attempt = 0; attempt < 4 && !live.empty(); ++attempt) {
-      std::vector<ProtoCase> batch;
-      for (size_t i : live) batch.push_back(cases[i]);
-      std::vector<size_t> rejected;
-      if (runOnce(batch, live, verdicts, rejected)) return verdicts;
-      std::vector<size_t> next;
-      for (size_t i : live)
-        if (std::find(rejected.begin(), rejected.end(), i) == rejected.end()) next.push_back(i);
-      if (next.size() == live.size()) {
-        for (size_t i : live) verdicts[i].oracle_rejected = true;
-        return verdicts;
-      }
-      live = std::move(next);
-    }
+    oracle::compileDroppingRejected(
+        cases,
+        [&](std::vector<ProtoCase>& batch, const std::vector<size_t>& ids,
+            std::vector<size_t>& rejected) { return runOnce(batch, ids, verdicts, rejected); },
+        [&](size_t i) { verdicts[i].oracle_rejected = true; });
     return verdicts;
   }
 

@@ -18,6 +18,7 @@
 // run.
 #include "abikit/cparse.h"
 #include "abikit/diag.h"
+#include "batch.h"
 #include "callconv_gen.h"
 #include "callconv_oracle.h"
 #include "callconv_riscv_asm.h"
@@ -243,22 +244,12 @@ public:
 
   std::vector<Verdict> run(std::vector<Proto> protos) {
     std::vector<Verdict> verdicts(protos.size());
-    std::vector<size_t> live(protos.size());
-    for (size_t i = 0; i < live.size(); ++i) live[i] = i;
-    for (int attempt = 0; attempt < 4 && !live.empty(); ++attempt) {
-      std::vector<Proto> batch;
-      for (size_t i : live) batch.push_back(protos[i]);
-      std::vector<size_t> bad;
-      if (runOnce(batch, live, verdicts, bad)) return verdicts;
-      std::vector<size_t> next;
-      for (size_t i : live)
-        if (std::find(bad.begin(), bad.end(), i) == bad.end()) next.push_back(i);
-      if (next.size() == live.size()) {
-        for (size_t i : live) verdicts[i].rejected = true;
-        return verdicts;
-      }
-      live = std::move(next);
-    }
+    oracle::compileDroppingRejected(
+        protos,
+        [&](std::vector<Proto>& batch, const std::vector<size_t>& ids, std::vector<size_t>& bad) {
+          return runOnce(batch, ids, verdicts, bad);
+        },
+        [&](size_t i) { verdicts[i].rejected = true; });
     return verdicts;
   }
 

@@ -16,6 +16,7 @@
 #include "abikit/diag.h"
 #include "abikit/emit.h"
 #include "abikit/kernarg.h"
+#include "batch.h"
 #include "kernarg_gen.h"
 #include "oracle.h"
 
@@ -89,22 +90,11 @@ public:
 
   std::vector<Verdict> run(const std::vector<KernelCase>& all) {
     std::vector<Verdict> verdicts(all.size());
-    std::vector<size_t> live(all.size());
-    for (size_t i = 0; i < live.size(); ++i) live[i] = i;
-    for (int attempt = 0; attempt < 4 && !live.empty(); ++attempt) {
-      std::vector<KernelCase> batch;
-      for (size_t i : live) batch.push_back(all[i]);
-      std::vector<size_t> rejected;
-      if (runOnce(batch, live, verdicts, rejected)) return verdicts;
-      std::vector<size_t> next;
-      for (size_t i : live)
-        if (std::find(rejected.begin(), rejected.end(), i) == rejected.end()) next.push_back(i);
-      if (next.size() == live.size()) {
-        for (size_t i : live) verdicts[i].oracle_rejected = true;
-        return verdicts;
-      }
-      live = std::move(next);
-    }
+    oracle::compileDroppingRejected(
+        all,
+        [&](std::vector<KernelCase>& batch, const std::vector<size_t>& ids,
+            std::vector<size_t>& rejected) { return runOnce(batch, ids, verdicts, rejected); },
+        [&](size_t i) { verdicts[i].oracle_rejected = true; });
     return verdicts;
   }
 

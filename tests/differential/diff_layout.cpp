@@ -17,6 +17,7 @@
 #include "abikit/diag.h"
 #include "abikit/emit.h"
 #include "abikit/layout.h"
+#include "batch.h"
 #include "layout_gen.h"
 #include "oracle.h"
 
@@ -259,23 +260,11 @@ public:
   // Lays out `programs` with abikit and the oracle; one verdict per program.
   std::vector<Verdict> run(std::vector<GProgram>& programs) {
     std::vector<Verdict> verdicts(programs.size());
-    std::vector<size_t> live(programs.size());
-    for (size_t i = 0; i < live.size(); ++i) live[i] = i;
-    for (int attempt = 0; attempt < 4 && !live.empty(); ++attempt) {
-      std::vector<GProgram> batch;
-      for (size_t i : live) batch.push_back(programs[i]);
-      std::vector<size_t> rejected;
-      if (runOnce(batch, live, verdicts, rejected)) return verdicts;
-      // The oracle rejected some cases: drop them (their verdict says why) and retry the rest.
-      std::vector<size_t> next;
-      for (size_t i : live)
-        if (std::find(rejected.begin(), rejected.end(), i) == rejected.end()) next.push_back(i);
-      if (next.size() == live.size()) {
-        for (size_t i : live) verdicts[i].oracle_rejected = true;
-        return verdicts;
-      }
-      live = std::move(next);
-    }
+    oracle::compileDroppingRejected(
+        programs,
+        [&](std::vector<GProgram>& batch, const std::vector<size_t>& ids,
+            std::vector<size_t>& rejected) { return runOnce(batch, ids, verdicts, rejected); },
+        [&](size_t i) { verdicts[i].oracle_rejected = true; });
     return verdicts;
   }
 
