@@ -81,9 +81,8 @@ void put(std::string& b, uint64_t v, int n) {
 class RawElf {
 public:
   // Section names: offsets into kNames.
-  static constexpr char kNames[] = "\0.rel\0.symtab\0.strtab\0.shstrtab\0.rela\0.note\0.text";
-  static constexpr uint32_t kRel = 1, kSymtab = 6, kStrtab = 14, kShstrtab = 22, kRela = 32,
-                            kNote = 38, kText = 44;
+  static constexpr char kNames[] = "\0.rel\0.symtab\0.strtab\0.shstrtab\0.rela";
+  static constexpr uint32_t kRel = 1, kSymtab = 6, kStrtab = 14, kShstrtab = 22, kRela = 32;
 
   RawElf() {
     sections_.push_back({});
@@ -260,7 +259,8 @@ TEST(HostileElf, ManySymbolTablesAreLinear) {
     sym += char(0x11);
     sym += char(0);
     put(sym, 0xffff, 2);
-    put(sym, 0, 16);
+    put(sym, 0, 8); // st_value
+    put(sym, 0, 8); // st_size
     uint64_t table = e.add(sym);
     std::string ext;
     put(ext, 0, 4);
