@@ -10,46 +10,13 @@
 #include "abikit/layout.h"
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <gtest/gtest.h>
 #include <set>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace abikit::test {
-
-struct CliResult {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-/// Runs the abikit CLI with `args` (shell-quoted), capturing stdout and stderr.
-inline CliResult runCli(const std::string& args) {
-  char err_path[] = "/tmp/abikit-cc-errXXXXXX";
-  int fd = mkstemp(err_path);
-  if (fd >= 0) close(fd);
-  std::string cmd = std::string(ABIKIT_CLI_PATH) + " " + args + " 2>" + err_path;
-  CliResult r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  if (FILE* e = fopen(err_path, "r")) {
-    while ((n = fread(buf.data(), 1, buf.size(), e)) > 0) r.err.append(buf.data(), n);
-    fclose(e);
-  }
-  std::remove(err_path);
-  return r;
-}
 
 /// A target with a context and layout engine, lowering functions declared in C text.
 class Lowerer {

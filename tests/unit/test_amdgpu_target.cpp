@@ -7,13 +7,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <gtest/gtest.h>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 using namespace abikit;
@@ -818,48 +815,6 @@ TEST(AmdgpuTarget, Summaries) {
     return;
   }
   ADD_FAILURE() << "no AMDGPU summary";
-}
-
-// ----- through the CLI ------------------------------------------------------------------------
-
-std::string runCli(const std::string& args, int& status) {
-  std::string cmd = std::string(ABIKIT_CLI_PATH) + " " + args + " 2>&1";
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int st = pclose(p);
-  status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
-}
-
-TEST(AmdgpuTarget, DescribeJson) {
-  int status = -1;
-  std::string out =
-      runCli("describe --target amdgcn-amd-amdhsa -mcpu=gfx90a:xnack+ --json", status);
-  ASSERT_EQ(status, 0) << out;
-  nlohmann::json doc = nlohmann::json::parse(out);
-  EXPECT_EQ(doc["target"], "amdgcn-amd-amdhsa -mcpu=gfx90a:xnack+");
-  EXPECT_EQ(doc["elf"]["e_flags"], 0x73f);
-  EXPECT_EQ(doc["elf"]["abi_version"], 2);
-  EXPECT_EQ(doc["details"]["target_id"], "gfx90a:xnack+");
-  EXPECT_EQ(doc["details"]["wavefront_size"], 64);
-  EXPECT_EQ(doc["stack"]["stack_pointer"], "s32");
-  bool found = false;
-  for (const auto& r : doc["registers"])
-    if (r["name"] == "a32") {
-      found = true;
-      EXPECT_EQ(r["dwarf"], 3104);
-    }
-  EXPECT_TRUE(found);
-  out = runCli("describe --target amdgcn-amd-amdhsa -mcpu=gfx906:xnack --json", status);
-  EXPECT_EQ(status, 1);
-  EXPECT_NE(out.find("target-id feature 'xnack' needs '+' or '-' (in '-mcpu=gfx906:xnack' at "
-                     "character"),
-            std::string::npos)
-      << out;
 }
 
 } // namespace

@@ -1,19 +1,14 @@
 // AMDGPU device-function calling convention: golden lowerings checked against clang-14 -O1 and
 // llc-14 (gfx906) when they were written (the register or stack slot of every byte, the IR
-// signature's extension, byval and sret attributes), the rejections, kernels in `abikit call`,
-// and the CLI.
+// signature's extension, byval and sret attributes), the rejections, kernels in `abikit call`
+// (the CLI is tests/cli/test_call_cli.cpp).
 #include "abikit/callconv.h"
 #include "abikit/cparse.h"
 #include "abikit/diag.h"
 #include "abikit/layout.h"
 
-#include <array>
-#include <cstdio>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -312,70 +307,6 @@ TEST(AmdgpuCallconv, KernelsLiveInTheKernargSegment) {
   EXPECT_EQ(parts(f.params[1]), "direct 0+1:k8");
   EXPECT_EQ(parts(f.params[2]), "direct 0+16:k16");
   EXPECT_EQ(f.stack_bytes, 0u);
-}
-
-struct Cli {
-  int status = -1;
-  std::string out, err;
-};
-
-Cli runCli(const std::string& args) {
-  char err_path[] = "/tmp/abikit-amdgpu-errXXXXXX";
-  int fd = mkstemp(err_path);
-  if (fd >= 0) close(fd);
-  std::string cmd = std::string(ABIKIT_CLI_PATH) + " " + args + " 2>" + err_path;
-  Cli r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  if (FILE* e = fopen(err_path, "r")) {
-    while ((n = fread(buf.data(), 1, buf.size(), e)) > 0) r.err.append(buf.data(), n);
-    fclose(e);
-  }
-  std::remove(err_path);
-  return r;
-}
-
-std::string writeFile(const std::string& name, const std::string& text) {
-  std::string path = testing::TempDir() + name;
-  FILE* f = fopen(path.c_str(), "w");
-  fputs(text.c_str(), f);
-  fclose(f);
-  return path;
-}
-
-TEST(AmdgpuCallconv, CliJsonAndText) {
-  std::string h = writeFile("amdgpu_call.h", "struct S { char a; int b; double c; };\n"
-                                             "void f(struct S s, long l, char c);\n");
-  Cli r = runCli("call --target amdgcn-amd-amdhsa -mcpu=gfx906 " + h + " --json");
-  ASSERT_EQ(r.status, 0) << r.err;
-  nlohmann::json doc = nlohmann::json::parse(r.out);
-  const auto& p = doc["functions"][0]["params"];
-  EXPECT_EQ(p[0]["kind"], "direct");
-  EXPECT_EQ(p[0]["parts"][0]["loc"]["reg"], "v0");
-  EXPECT_EQ(p[0]["parts"][1]["offset"], 4);
-  EXPECT_EQ(p[1]["parts"][0]["loc"]["reg"], "v4");
-  EXPECT_EQ(p[2]["kind"], "extend");
-  EXPECT_EQ(p[2]["extend"], "sign");
-
-  std::string k = writeFile("amdgpu_kern.cl", "__kernel void k(__global int *p, int n);\n");
-  r = runCli("call --target amdgcn-amd-amdhsa -mcpu=gfx906 " + k + " --json");
-  ASSERT_EQ(r.status, 0) << r.err;
-  doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(doc["functions"][0]["params"][1]["parts"][0]["loc"]["kernarg"], 8);
-  r = runCli("call --target amdgcn-amd-amdhsa -mcpu=gfx906 " + k);
-  ASSERT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("kernarg[8]"), std::string::npos);
-
-  std::string v = writeFile("amdgpu_var.h", "int v(int, ...);\n");
-  r = runCli("call --target amdgcn-amd-amdhsa -mcpu=gfx906 " + v);
-  EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(r.out.empty());
-  EXPECT_NE(r.err.find("variadic"), std::string::npos);
 }
 
 } // namespace

@@ -1,6 +1,6 @@
-// UPMEM DPU calling convention: the CLI contract on the acceptance example, the lowering fields
-// the goldens do not show (types after promotion, flags, notes), the rejections, hostile sizes,
-// and a cross-check of random prototypes against an independent model of the reference
+// UPMEM DPU calling convention (the CLI contract is tests/cli/test_call_cli.cpp): the lowering
+// fields the goldens do not show (types after promotion, flags, notes), the rejections, hostile
+// sizes, and a cross-check of random prototypes against an independent model of the reference
 // procedure (reference/dpu.md §3) plus the invariants of every lowering.
 #include "callconv_dpu_ipu_util.h"
 
@@ -19,74 +19,6 @@ TargetOptions dpuOptions(AbiVariant v = AbiVariant::Compiler) {
   o.triple = "dpu-upmem-dpurte";
   o.abi_variant = v;
   return o;
-}
-
-std::string writeHeader(const std::string& name, const std::string& text) {
-  std::string path = testing::TempDir() + name;
-  FILE* f = fopen(path.c_str(), "w");
-  fputs(text.c_str(), f);
-  fclose(f);
-  return path;
-}
-
-// ----- the CLI contract -----------------------------------------------------------------------
-
-TEST(DpuCallconv, AcceptanceExampleThroughTheCli) {
-  std::string h = writeHeader("dpu_acc.h", "void f(int a, long long b, int c);\n");
-  test::CliResult r = test::runCli("call --target dpu-upmem-dpurte " + h + " --json");
-  ASSERT_EQ(r.status, 0) << r.err;
-  json doc = json::parse(r.out);
-  EXPECT_EQ(doc["schema"], "abikit/1");
-  const json& f = doc["functions"][0];
-  EXPECT_EQ(f["name"], "f");
-  EXPECT_EQ(f["return"]["kind"], "ignore");
-  const char* regs[] = {"r0", "d2", "r1"};
-  const int sizes[] = {4, 8, 4};
-  for (int i = 0; i < 3; ++i) {
-    const json& p = f["params"][i];
-    EXPECT_EQ(p["kind"], "direct");
-    ASSERT_EQ(p["parts"].size(), 1u);
-    EXPECT_EQ(p["parts"][0]["offset"], 0);
-    EXPECT_EQ(p["parts"][0]["size"], sizes[i]);
-    EXPECT_EQ(p["parts"][0]["loc"]["reg"], regs[i]);
-  }
-  EXPECT_EQ(f["stack_bytes"], 0);
-
-  r = test::runCli("call --target dpu-upmem-dpurte " + h);
-  ASSERT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("d2"), std::string::npos);
-}
-
-TEST(DpuCallconv, CliVariadicJsonAndNotes) {
-  std::string h = writeHeader("dpu_var.h", "struct S { int x; };\n"
-                                           "int v(int a, int b, int c, int d, int e, int f, "
-                                           "int g, int h, int i, ...);\n");
-  test::CliResult r = test::runCli("call --target dpu-upmem-dpurte " + h +
-                                   " --variadic-args 'struct S, char' --json");
-  ASSERT_EQ(r.status, 0) << r.err;
-  json f = json::parse(r.out)["functions"][0];
-  EXPECT_EQ(f["variadic"], true);
-  const json& s = f["params"][9];
-  EXPECT_EQ(s["variadic"], true);
-  EXPECT_EQ(s["kind"], "indirect");
-  EXPECT_EQ(s["byval"], true);
-  EXPECT_EQ(s["align"], 4);
-  EXPECT_EQ(s["parts"][0]["loc"]["stack"], 4);
-  const json& c = f["params"][10];
-  EXPECT_EQ(c["type"], "int"); // char promoted
-  EXPECT_EQ(c["parts"][0]["loc"]["stack"], 8);
-  EXPECT_EQ(f["stack_bytes"], 12);
-  ASSERT_EQ(f["notes"].size(), 1u);
-  EXPECT_NE(f["notes"][0].get<std::string>().find("va_start"), std::string::npos);
-}
-
-TEST(DpuCallconv, CliRejectionWritesNothingToStdout) {
-  std::string h = writeHeader("dpu_bad.h", "void ok(int);\nvoid f(__fp16 h);\n");
-  test::CliResult r = test::runCli("call --target dpu-upmem-dpurte " + h + " --json");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_NE(r.err.find("error:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("function 'f': parameter 'h' has type __fp16"), std::string::npos) << r.err;
 }
 
 // ----- fields the goldens do not show ---------------------------------------------------------

@@ -1,7 +1,8 @@
-// Graphcore IPU calling convention: the CLI contract, modes (worker, supervisor, both), vertex
-// functions, the documented variant against the compiler variant, the rejections, hostile sizes,
-// and a cross-check of random prototypes against an independent model of the reference rules
-// (reference/ipu.md §3.1-3.3) plus the invariants of every lowering.
+// Graphcore IPU calling convention (the CLI contract is tests/cli/test_call_cli.cpp): modes
+// (worker, supervisor, both), vertex functions, the documented variant against the compiler
+// variant, the rejections, hostile sizes, and a cross-check of random prototypes against an
+// independent model of the reference rules (reference/ipu.md §3.1-3.3) plus the invariants of every
+// lowering.
 #include "callconv_dpu_ipu_util.h"
 
 #include <nlohmann/json.hpp>
@@ -23,60 +24,6 @@ TargetOptions ipuOptions(Mode mode = Mode::Worker, AbiVariant v = AbiVariant::Co
   o.mworker = mode == Mode::Both;
   o.abi_variant = v;
   return o;
-}
-
-std::string writeHeader(const std::string& name, const std::string& text) {
-  std::string path = testing::TempDir() + name;
-  FILE* f = fopen(path.c_str(), "w");
-  fputs(text.c_str(), f);
-  fclose(f);
-  return path;
-}
-
-// ----- the CLI contract -----------------------------------------------------------------------
-
-TEST(IpuCallconv, CliJsonPairsAndSplitHalves) {
-  std::string h = writeHeader("ipu_pairs.h", "#include <ipudef.h>\n"
-                                             "double f(int a, int2 v, long long x, float y);\n");
-  test::CliResult r = test::runCli("call --target colossus-graphcore-elf " + h + " --json");
-  ASSERT_EQ(r.status, 0) << r.err;
-  json f = json::parse(r.out)["functions"][0];
-  EXPECT_EQ(f["return"]["parts"][0]["loc"]["reg"], "$m0");
-  EXPECT_EQ(f["return"]["parts"][1]["loc"]["reg"], "$m1");
-  EXPECT_EQ(f["params"][1]["parts"][0]["loc"]["reg"], "$m2:3");
-  EXPECT_EQ(f["params"][1]["parts"][0]["size"], 8);
-  // x: low half back-fills $m1, high half finds no register
-  EXPECT_EQ(f["params"][2]["parts"][0]["loc"]["reg"], "$m1");
-  EXPECT_EQ(f["params"][2]["parts"][1]["loc"]["stack"], 0);
-  EXPECT_EQ(f["params"][2]["parts"][1]["offset"], 4);
-  EXPECT_EQ(f["params"][3]["parts"][0]["loc"]["reg"], "$a0");
-  EXPECT_EQ(f["stack_bytes"], 4);
-}
-
-TEST(IpuCallconv, CliRejectsAVariadicVectorCall) {
-  std::string h = writeHeader("ipu_var.h", "#include <ipudef.h>\nvoid v(int n, ...);\n");
-  test::CliResult r =
-      test::runCli("call --target colossus-graphcore-elf " + h + " --variadic-args float2 --json");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_NE(r.err.find("function 'v': an extra argument has type float2"), std::string::npos)
-      << r.err;
-  r = test::runCli("call --target colossus-graphcore-elf " + h + " --variadic-args int --json");
-  EXPECT_EQ(r.status, 0) << r.err;
-}
-
-TEST(IpuCallconv, CliModesChangeWhereFloatGoes) {
-  std::string h = writeHeader("ipu_mode.h", "float f(float x);\n");
-  auto reg = [&](const std::string& flags) {
-    test::CliResult r =
-        test::runCli("call --target colossus-graphcore-elf " + flags + " " + h + " --json");
-    EXPECT_EQ(r.status, 0) << r.err;
-    return json::parse(r.out)["functions"][0]["params"][0]["parts"][0]["loc"]["reg"];
-  };
-  EXPECT_EQ(reg(""), "$a0");
-  EXPECT_EQ(reg("-mworker"), "$a0");
-  EXPECT_EQ(reg("-msupervisor"), "$m0");
-  EXPECT_EQ(reg("-msupervisor -mworker"), "$m0");
 }
 
 // ----- fields, modes and vertex functions -----------------------------------------------------

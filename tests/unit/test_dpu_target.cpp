@@ -1,60 +1,18 @@
-// UPMEM DPU target: the model (registers, data model, stack, memory, ELF identity) through the
-// CLI's JSON, the relocation patches against the test vectors of reference/dpu.md §5.2, and the
-// e_flags decoding and link rules of the DPU linker.
+// UPMEM DPU target: the model (processor sizes, options; the CLI's JSON is
+// tests/cli/test_describe_cli.cpp), the relocation patches against the test vectors of
+// reference/dpu.md §5.2, and the e_flags decoding and link rules of the DPU linker.
 #include "abikit/diag.h"
 #include "abikit/elf_target.h"
 #include "abikit/target.h"
 
 #include <array>
-#include <cstdio>
 #include <gtest/gtest.h>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
-using nlohmann::json;
-
 namespace {
-
-struct CliResult {
-  int status = -1;
-  std::string out;
-};
-
-/// Runs the abikit CLI with `args` (a shell-quoted argument string); stderr goes to `err_to`.
-CliResult runCli(const std::string& args, const char* err_to = "/dev/null") {
-  std::string cmd = std::string(ABIKIT_CLI_PATH) + " " + args + " 2>" + err_to;
-  CliResult r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-json describe(const std::string& args) {
-  CliResult r = runCli("describe " + args + " --json");
-  EXPECT_EQ(r.status, 0) << args;
-  return json::parse(r.out);
-}
-
-const json* findReg(const json& doc, const std::string& name) {
-  for (const json& r : doc["registers"])
-    if (r["name"] == name) return &r;
-  return nullptr;
-}
-
-bool hasRole(const json& reg, const std::string& role) {
-  for (const json& r : reg["roles"])
-    if (r == role) return true;
-  return false;
-}
 
 abikit::Target dpu(const std::string& cpu = "") {
   abikit::TargetOptions o;
@@ -84,93 +42,6 @@ uint64_t patch(uint32_t type, uint64_t value, uint64_t initial = 0) {
 
 } // namespace
 
-TEST(DpuTarget, DescribeJsonRegisters) {
-  json doc = describe("--target dpu-upmem-dpurte");
-  EXPECT_EQ(doc["schema"], "abikit/1");
-  EXPECT_EQ(doc["family"], "dpu");
-  EXPECT_EQ(doc["triple"], "dpu-upmem-dpurte");
-  EXPECT_EQ(doc["cpu"], "v1A");
-  for (int i = 0; i <= 23; ++i) {
-    const json* r = findReg(doc, "r" + std::to_string(i));
-    ASSERT_NE(r, nullptr) << i;
-    EXPECT_EQ((*r)["bits"], 32);
-    EXPECT_EQ((*r)["dwarf"], i);
-    EXPECT_EQ(hasRole(*r, "argument"), i <= 7) << i;
-    EXPECT_EQ(hasRole(*r, "caller-saved"), i <= 13) << i;
-    EXPECT_EQ(hasRole(*r, "callee-saved"), i >= 14 && i <= 21) << i;
-  }
-  EXPECT_TRUE(hasRole(*findReg(doc, "r0"), "return"));
-  EXPECT_TRUE(hasRole(*findReg(doc, "r1"), "return"));
-  EXPECT_FALSE(hasRole(*findReg(doc, "r2"), "return"));
-  EXPECT_TRUE(hasRole(*findReg(doc, "r22"), "stack-pointer"));
-  EXPECT_TRUE(hasRole(*findReg(doc, "r23"), "return-address"));
-  // d0..d22: even pairs only, the even register holds the most significant word.
-  for (int i = 0; i <= 22; i += 2) {
-    const json* d = findReg(doc, "d" + std::to_string(i));
-    ASSERT_NE(d, nullptr) << i;
-    EXPECT_EQ((*d)["bits"], 64);
-    EXPECT_TRUE((*d)["dwarf"].is_null());
-    EXPECT_EQ((*d)["components"],
-              json::array({"r" + std::to_string(i), "r" + std::to_string(i + 1)}));
-    EXPECT_EQ(findReg(doc, "d" + std::to_string(i + 1)), nullptr);
-  }
-  EXPECT_TRUE(hasRole(*findReg(doc, "d0"), "return"));
-  EXPECT_TRUE(hasRole(*findReg(doc, "d6"), "argument"));
-  EXPECT_FALSE(hasRole(*findReg(doc, "d8"), "argument"));
-  for (const char* ro : {"zero", "one", "lneg", "mneg", "id", "id2", "id4", "id8"}) {
-    const json* r = findReg(doc, ro);
-    ASSERT_NE(r, nullptr) << ro;
-    EXPECT_TRUE(hasRole(*r, "read-only")) << ro;
-    EXPECT_TRUE((*r)["dwarf"].is_null()) << ro;
-  }
-  EXPECT_TRUE(hasRole(*findReg(doc, "zero"), "zero"));
-  EXPECT_EQ(doc["registers"].size(), 24u + 12u + 8u);
-}
-
-TEST(DpuTarget, DescribeJsonStackElfMemory) {
-  json doc = describe("--target dpu-upmem-dpurte");
-  EXPECT_EQ(doc["stack"]["stack_pointer"], "r22");
-  EXPECT_EQ(doc["stack"]["return_address"], "r23");
-  EXPECT_EQ(doc["stack"]["alignment"], 8);
-  EXPECT_EQ(doc["stack"]["grows"], "up");
-  EXPECT_TRUE(doc["stack"]["frame_pointer"].is_null());
-
-  EXPECT_EQ(doc["elf"]["class"], "ELFCLASS32");
-  EXPECT_EQ(doc["elf"]["data"], "ELFDATA2LSB");
-  EXPECT_EQ(doc["elf"]["osabi"], 0);
-  EXPECT_EQ(doc["elf"]["e_machine"], 245);
-  EXPECT_EQ(doc["elf"]["e_flags"], 0x02800000);
-  EXPECT_EQ(doc["elf"]["e_flags_hex"], "0x02800000");
-  EXPECT_EQ(doc["elf"]["relocations"], "RELA");
-
-  std::map<std::string, uint64_t> bases;
-  for (const json& m : doc["memory"]) bases[m["name"]] = m["base"];
-  EXPECT_EQ(bases.size(), 4u);
-  EXPECT_EQ(bases["WRAM"], 0x00000000u);
-  EXPECT_EQ(bases["IRAM"], 0x80000000u);
-  EXPECT_EQ(bases["MRAM"], 0x08000000u);
-  EXPECT_EQ(bases["atomic"], 0xF0000000u);
-}
-
-TEST(DpuTarget, DescribeJsonDataModel) {
-  json doc = describe("--target dpu-upmem-dpurte");
-  const json& t = doc["data_model"]["types"];
-  auto sa = [&](const char* name) { return std::make_pair(t[name]["size"], t[name]["align"]); };
-  EXPECT_EQ(sa("long"), std::make_pair(json(8), json(8)));
-  EXPECT_EQ(sa("long long"), std::make_pair(json(8), json(8)));
-  EXPECT_EQ(sa("double"), std::make_pair(json(8), json(8)));
-  EXPECT_EQ(sa("long double"), std::make_pair(json(8), json(8)));
-  EXPECT_EQ(sa("void *"), std::make_pair(json(4), json(4)));
-  EXPECT_TRUE(t["__int128"].is_null());
-  EXPECT_EQ(t["long double"]["format"], "ieee-double");
-  EXPECT_EQ(doc["data_model"]["char_signed"], true);
-  EXPECT_EQ(doc["data_model"]["typedefs"]["wchar_t"], "unsigned char");
-  EXPECT_EQ(doc["data_model"]["typedefs"]["size_t"], "unsigned int");
-  EXPECT_EQ(doc["data_model"]["typedefs"]["ptrdiff_t"], "int");
-  EXPECT_EQ(doc["data_model"]["biggest_alignment"], 4);
-  EXPECT_EQ(doc["data_model"]["default_aligned_attribute"], 16);
-}
-
 TEST(DpuTarget, VersionSizes) {
   abikit::Target a = dpu();
   EXPECT_EQ(a.cpu, "v1A");
@@ -195,12 +66,6 @@ TEST(DpuTarget, VersionSizes) {
   EXPECT_EQ(sizes["IRAM"], 3968u * 8u);
   EXPECT_EQ(sizes["atomic"], 64u);
   EXPECT_EQ(sizes["MRAM"], 0u); // not fixed by the processor description
-
-  json doc = describe("--target dpu-upmem-dpurte -mcpu=v1B");
-  EXPECT_EQ(doc["cpu"], "v1B");
-  ASSERT_EQ(doc["memory"].size(), 4u);
-  EXPECT_EQ(doc["memory"][0]["name"], "WRAM");
-  EXPECT_EQ(doc["memory"][0]["size"], 63488);
 
   auto macro = [](const abikit::Target& t, const std::string& name) {
     for (const auto& [k, v] : abikit::predefinedMacros(t, abikit::Language::C))
@@ -229,13 +94,6 @@ TEST(DpuTarget, TriplesAndOptions) {
   o.triple = "dpu-upmem-dpurte";
   o.msupervisor = true;
   EXPECT_THROW(abikit::resolveTarget(o), abikit::Error);
-
-  // A bad target is an error on stderr, exit status 1, and nothing on stdout.
-  CliResult r = runCli("describe --target dpu-upmem-dpurte -mcpu=v9 --json");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(r.out.empty());
-  CliResult e = runCli("describe --target dpu-upmem-dpurte -mcpu=v9 --json", "&1 >/dev/null");
-  EXPECT_NE(e.out.find("unknown DPU processor 'v9'"), std::string::npos) << e.out;
 }
 
 // ----- relocations ----------------------------------------------------------------------------

@@ -1,19 +1,15 @@
 // AMDGPU kernel arguments: golden kernarg segments and .amdgpu_metadata text written by clang-14
 // (-cl-kernel-arg-info, gfx906) when the cases were made, for code object V4 and LLVM 14's
 // preliminary V5, hidden-argument modes, OpenCL type names and qualifiers, HIP byref and
-// coercion, the YAML quoting rules, the rejections, and the CLI.
+// coercion, the YAML quoting rules, and the rejections (the CLI is
+// tests/cli/test_kernarg_cli.cpp).
 #include "abikit/cparse.h"
 #include "abikit/diag.h"
 #include "abikit/emit.h"
 #include "abikit/kernarg.h"
 
-#include <array>
-#include <cstdio>
 #include <gtest/gtest.h>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -282,90 +278,6 @@ TEST(Kernarg, Rejections) {
     EXPECT_TRUE(e.hasSourcePosition());
     EXPECT_EQ(e.line(), 4u);
   }
-}
-
-struct Cli {
-  int status = -1;
-  std::string out, err;
-};
-
-Cli runCli(const std::string& args) {
-  char err_path[] = "/tmp/abikit-kernarg-errXXXXXX";
-  int fd = mkstemp(err_path);
-  if (fd >= 0) close(fd);
-  std::string cmd = std::string(ABIKIT_CLI_PATH) + " " + args + " 2>" + err_path;
-  Cli r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  if (FILE* e = fopen(err_path, "r")) {
-    while ((n = fread(buf.data(), 1, buf.size(), e)) > 0) r.err.append(buf.data(), n);
-    fclose(e);
-  }
-  std::remove(err_path);
-  return r;
-}
-
-std::string writeFile(const std::string& name, const std::string& text) {
-  std::string path = testing::TempDir() + name;
-  FILE* f = fopen(path.c_str(), "w");
-  fputs(text.c_str(), f);
-  fclose(f);
-  return path;
-}
-
-TEST(Kernarg, CliContract) {
-  std::string f = writeFile("kernarg_cli.cl", "__kernel void k(__global int *a, int b) {}\n"
-                                              "__kernel void z(void) {}\n");
-  Cli r = runCli("kernarg --target amdgcn-amd-amdhsa -mcpu=gfx906 " + f +
-                 " --json -mhidden-args=all --kernel k");
-  ASSERT_EQ(r.status, 0) << r.err;
-  nlohmann::json doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(doc["schema"], "abikit/1");
-  ASSERT_EQ(doc["kernels"].size(), 1u);
-  const auto& k = doc["kernels"][0];
-  EXPECT_EQ(k["name"], "k");
-  EXPECT_EQ(k["kernarg_segment_size"], 72);
-  EXPECT_EQ(k["kernarg_segment_align"], 8);
-  EXPECT_EQ(k["args"][0]["name"], "a");
-  EXPECT_EQ(k["args"][0]["type_name"], "int*");
-  EXPECT_EQ(k["args"][0]["offset"], 0);
-  EXPECT_EQ(k["args"][0]["size"], 8);
-  EXPECT_EQ(k["args"][0]["value_kind"], "global_buffer");
-  EXPECT_EQ(k["args"][0]["address_space"], "global");
-  EXPECT_EQ(k["args"][2]["value_kind"], "hidden_global_offset_x");
-  EXPECT_EQ(k["args"][2]["offset"], 16);
-  EXPECT_FALSE(k["args"][2].contains("name"));
-
-  r = runCli("kernarg --target amdgcn-amd-amdhsa -mcpu=gfx906 " + f + " --yaml");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("  - .args:\n      - .address_space:  global\n        .name:           a\n"
-                       "        .offset:         0\n        .size:           8\n"
-                       "        .type_name:      'int*'\n"),
-            std::string::npos)
-      << r.out;
-  EXPECT_NE(r.out.find("  - .args:           []\n"), std::string::npos);
-
-  r = runCli("kernarg --target amdgcn-amd-amdhsa -mcpu=gfx906 " + f + " --no-arg-names");
-  ASSERT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("global_buffer"), std::string::npos);
-
-  r = runCli("kernarg --target amdgcn-amd-amdhsa " + f + " -mhidden-args=sometimes");
-  EXPECT_EQ(r.status, 2);
-  r = runCli("kernarg --target riscv64-unknown-elf " + f);
-  EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(r.out.empty());
-  r = runCli("kernarg --target amdgcn-amd-amdhsa -mcpu=gfx906 " + f + " --kernel nope");
-  EXPECT_EQ(r.status, 1);
-  std::string bad = writeFile("kernarg_bad.cl", "__kernel void b(bool x) {}\n");
-  r = runCli("kernarg --target amdgcn-amd-amdhsa -mcpu=gfx906 " + bad);
-  EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(r.out.empty());
-  EXPECT_NE(r.err.find("kernarg_bad.cl:1:"), std::string::npos) << r.err;
 }
 
 } // namespace

@@ -11,11 +11,8 @@
 #include "abikit/diag.h"
 #include "abikit/emit.h"
 
-#include <array>
-#include <cstdio>
 #include <gtest/gtest.h>
 #include <memory>
-#include <sys/wait.h>
 
 namespace {
 
@@ -469,60 +466,6 @@ TEST(Ptx, ModuleRejectsWhatPtxasRejects) {
   Env thirty_two("void f(int x);", "nvptx-nvidia-cuda");
   EXPECT_NE(thirty_two.error("f", module()).find("32-Bit compilation is no longer supported"),
             std::string::npos);
-}
-
-// ----- the command line -----------------------------------------------------------------------
-
-struct CliResult {
-  int status;
-  std::string out;
-};
-
-CliResult runCli(const std::string& args, const std::string& input) {
-  std::string path = ::testing::TempDir() + "abikit_ptx_test.h";
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  std::fputs(input.c_str(), f);
-  std::fclose(f);
-  std::string cmd = std::string(ABIKIT_CLI_PATH) + " ptx " + args + " " + path + " 2>&1";
-  std::FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-TEST(PtxCli, PrintsSelectedPrototypes) {
-  CliResult r = runCli("--target nvptx64-nvidia-cuda --function g --function f",
-                       "int f(int x);\nvoid g(void) {}\n");
-  EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out, ".visible .func g()\n\n.extern .func  (.param .b32 func_retval0) f\n(\n"
-                   "\t.param .b32 f_param_0\n)\n;\n");
-}
-
-TEST(PtxCli, ModuleAndStyle) {
-  CliResult r = runCli("--target nvptx64-nvidia-cuda -mcpu=sm_80 --module --ptx-style=nvcc",
-                       "struct S { char c[3]; };\nstruct S f(struct S s);\n");
-  EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("as NVIDIA's nvcc 13 prints them"), std::string::npos);
-  EXPECT_NE(r.out.find(".version 7.0\n.target sm_80\n.address_size 64\n"), std::string::npos);
-  EXPECT_NE(r.out.find(".extern .func  (.param .align 1 .b8 func_retval0[3]) f\n"),
-            std::string::npos);
-}
-
-TEST(PtxCli, Errors) {
-  CliResult r = runCli("--target nvptx64-nvidia-cuda --function nope", "int f(int x);\n");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("no function 'nope'"), std::string::npos);
-  r = runCli("--target nvptx64-nvidia-cuda", "int f(int x, ...);\n");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("variadic"), std::string::npos);
-  r = runCli("--target nvptx64-nvidia-cuda --ptx-style=gcc", "int f(int x);\n");
-  EXPECT_EQ(r.status, 2);
-  r = runCli("--target riscv64-unknown-elf", "int f(int x);\n");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("NVPTX target"), std::string::npos);
 }
 
 } // namespace

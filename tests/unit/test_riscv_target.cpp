@@ -1,12 +1,12 @@
 // RISC-V target resolution: triples, defaults, -mabi / -march / -mcpu / -mcmodel checks and
 // their messages, registers and roles per ABI, stack, e_flags, the EM_RISCV relocation table,
-// decodeFlags / linkConflicts, macros, properties, the xDSL names and `abikit describe --json`.
+// decodeFlags / linkConflicts, macros, properties and the xDSL names (`abikit describe --json`
+// is tests/cli/test_describe_cli.cpp).
 #include "abikit/diag.h"
 #include "abikit/elf_target.h"
 #include "abikit/target.h"
 
 #include <array>
-#include <cstdio>
 #include <gtest/gtest.h>
 #include <set>
 #include <string>
@@ -757,41 +757,6 @@ TEST(RiscvTarget, Summaries) {
   for (const char* n : {"riscv32-unknown-elf", "riscv64-unknown-elf", "riscv32-unknown-linux-gnu",
                         "riscv64-unknown-linux-gnu", "riscv32_riscemu", "riscv64_linux", "snitch"})
     EXPECT_TRUE(names.count(n)) << n;
-}
-
-// ----- the CLI ----------------------------------------------------------------------------------
-
-std::string runCli(const std::string& args, int& status) {
-  std::string cmd = std::string(ABIKIT_CLI_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  status = pclose(p);
-  return out;
-}
-
-TEST(RiscvTarget, DescribeJsonThroughTheCli) {
-  int status = -1;
-  std::string out =
-      runCli("describe --target riscv64-unknown-elf -march=rv64gc -mabi=lp64d --json", status);
-  ASSERT_EQ(status, 0) << out;
-  for (const char* needle :
-       {"\"schema\": \"abikit/1\"", "\"target\": \"riscv64-unknown-elf -march=rv64gc -mabi=lp64d\"",
-        "\"family\": \"riscv\"", "\"cpu\": \"generic-rv64\"", "\"char_signed\": false",
-        "\"e_machine\": 243", "\"e_flags\": 5", "\"class\": \"ELFCLASS64\"", "\"name\": \"fa0\"",
-        "\"alias\": \"x10\"", "\"xlen\": 64", "\"abi\": \"lp64d\"", "\"abi_flen\": 64",
-        "\"isa\": \"rv64i2p1_m2p0_a2p1_f2p2_d2p2_c2p0_zicsr2p0_zifencei2p0_zmmul1p0_zaamo1p0_"
-        "zalrsc1p0\"",
-        "\"alignment\": 16", "\"stack_pointer\": \"sp\""})
-    EXPECT_NE(out.find(needle), std::string::npos) << needle << "\n" << out.substr(0, 2000);
-  // Bad input: exit 1, the message on stderr, nothing else.
-  out = runCli("describe --target riscv64-unknown-elf -march=rv64gcx --json", status);
-  EXPECT_NE(status, 0);
-  EXPECT_EQ(out, "abikit: error: non-standard user-level extension name missing after 'x' "
-                 "(in '-march=rv64gcx' at character 7)\n");
 }
 
 } // namespace

@@ -1,52 +1,20 @@
-// `abikit layout` through the CLI and the layout writers through the C front-end: the text view
-// (holes, bit positions, tail padding), the JSON shape of cli-contract.md, --record, the C
-// assertion file, errors and exit codes, and the bundled example header on all five targets.
-#include "abikit/cparse.h"
-#include "abikit/emit.h"
-#include "abikit/layout.h"
-#include "test_cparse_util.h"
+// `abikit layout` through the command line: the text view (holes, bit positions, tail padding),
+// the JSON shape of cli-contract.md, --record, the C assertion file, preprocessor flags, large
+// files against standard input, errors and exit codes, and the bundled example header on all
+// five targets.
+#include "cli_runner.h"
 
-#include <array>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
+#include <string>
 #include <unistd.h>
 
 namespace {
 
-using namespace abikit;
-
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-// Runs the CLI with `args` (shell words), optionally feeding `input` on stdin.
-Result runCli(const std::string& args, const std::string& input = "") {
-  char dir[] = "/tmp/abikit-layout-cli-XXXXXX";
-  Result r;
-  if (!mkdtemp(dir)) return r;
-  std::string d = dir;
-  std::string in = d + "/in", out = d + "/out", err = d + "/err";
-  std::ofstream(in) << input;
-  std::string cmd =
-      std::string(ABIKIT_CLI_PATH) + " " + args + " <" + in + " >" + out + " 2>" + err;
-  int st = std::system(cmd.c_str());
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  auto slurp = [](const std::string& p) {
-    std::ifstream f(p);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-  };
-  r.out = slurp(out);
-  r.err = slurp(err);
-  std::remove(in.c_str());
-  std::remove(out.c_str());
-  std::remove(err.c_str());
-  rmdir(dir);
-  return r;
-}
+using abikit::test::CliResult;
+using abikit::test::runCli;
 
 const std::string kExample = std::string(ABIKIT_SOURCE_DIR) + "/examples/example.h";
 
@@ -58,22 +26,22 @@ TEST(LayoutCli, ExampleHeaderWorksOnEveryFamily) {
                            "--target nvptx64-nvidia-cuda",
                            "--target amdgcn-amd-amdhsa -mcpu=gfx906"};
   for (const char* t : targets) {
-    Result r = runCli(std::string("layout ") + t + " " + kExample + " --json");
-    ASSERT_EQ(r.status, 0) << t << "\n" << r.err;
+    CliResult r = runCli(std::string("layout ") + t + " " + kExample + " --json");
+    ASSERT_EQ(r.exit_code, 0) << t << "\n" << r.err;
     nlohmann::json doc = nlohmann::json::parse(r.out);
     EXPECT_EQ(doc["schema"], "abikit/1");
     EXPECT_GE(doc["records"].size(), 11u) << t;
-    Result text = runCli(std::string("layout ") + t + " " + kExample);
-    EXPECT_EQ(text.status, 0) << t << "\n" << text.err;
+    CliResult text = runCli(std::string("layout ") + t + " " + kExample);
+    EXPECT_EQ(text.exit_code, 0) << t << "\n" << text.err;
     EXPECT_NE(text.out.find("struct packet_header {"), std::string::npos);
   }
 }
 
 TEST(LayoutCli, JsonFollowsTheContract) {
-  Result r = runCli("layout --target riscv64-unknown-elf -march=rv64gc - --json",
-                    "struct S { double d; char c; int b : 7; };\n"
-                    "struct A { char t; union { int x; float y; }; };\n");
-  ASSERT_EQ(r.status, 0) << r.err;
+  CliResult r = runCli("layout --target riscv64-unknown-elf -march=rv64gc - --json",
+                       "struct S { double d; char c; int b : 7; };\n"
+                       "struct A { char t; union { int x; float y; }; };\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["target"], "riscv64-unknown-elf -march=rv64gc -mabi=lp64d");
   ASSERT_EQ(doc["records"].size(), 2u);
@@ -103,9 +71,9 @@ TEST(LayoutCli, JsonFollowsTheContract) {
 }
 
 TEST(LayoutCli, TextShowsHolesBitPositionsAndPadding) {
-  Result r = runCli("layout --target dpu-upmem-dpurte -",
-                    "struct S { char c; long l; int b : 7; int : 0; short s; };\n");
-  ASSERT_EQ(r.status, 0) << r.err;
+  CliResult r = runCli("layout --target dpu-upmem-dpurte -",
+                       "struct S { char c; long l; int b : 7; int : 0; short s; };\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string& t = r.out;
   EXPECT_NE(t.find("/* dpu-upmem-dpurte -mcpu=v1A */"), std::string::npos) << t;
   EXPECT_NE(t.find("/* XXX 7 bytes hole */"), std::string::npos) << t;
@@ -122,14 +90,16 @@ TEST(LayoutCli, TextShowsHolesBitPositionsAndPadding) {
 
 TEST(LayoutCli, RecordSelection) {
   std::string src = "struct A { int a; }; typedef struct { char c; } B; union C { int i; };\n";
-  Result r = runCli("layout --target dpu-upmem-dpurte - --record B --record 'union C' --json", src);
-  ASSERT_EQ(r.status, 0) << r.err;
+  CliResult r = runCli({"layout", "--target", "dpu-upmem-dpurte", "-", "--record", "B", "--record",
+                        "union C", "--json"},
+                       src);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["records"].size(), 2u);
   EXPECT_EQ(doc["records"][0]["name"], "B");
   EXPECT_EQ(doc["records"][1]["name"], "union C");
-  Result bad = runCli("layout --target dpu-upmem-dpurte - --record nope", src);
-  EXPECT_EQ(bad.status, 1);
+  CliResult bad = runCli("layout --target dpu-upmem-dpurte - --record nope", src);
+  EXPECT_EQ(bad.exit_code, 1);
   EXPECT_EQ(bad.out, "");
   EXPECT_NE(bad.err.find("no record named 'nope'"), std::string::npos) << bad.err;
 }
@@ -152,16 +122,16 @@ TEST(LayoutCli, LargeFilesAreReadAsStandardInputIs) {
       ASSERT_GE(fd, 0);
       close(fd);
       std::ofstream(path, std::ios::binary) << text;
-      Result file = runCli(std::string("layout --target riscv64-unknown-elf ") + path);
-      Result in = runCli("layout --target riscv64-unknown-elf -", text);
+      CliResult file = runCli(std::string("layout --target riscv64-unknown-elf ") + path);
+      CliResult in = runCli("layout --target riscv64-unknown-elf -", text);
       std::remove(path);
-      EXPECT_EQ(file.status, in.status) << tail;
+      EXPECT_EQ(file.exit_code, in.exit_code) << tail;
       EXPECT_EQ(file.out, in.out) << tail;
       std::string err = file.err;
       for (size_t at; (at = err.find(path)) != std::string::npos;)
         err.replace(at, std::string(path).size(), "<stdin>");
       EXPECT_EQ(err, in.err) << tail;
-      EXPECT_EQ(file.status == 0, tail.back() == '\n') << file.err;
+      EXPECT_EQ(file.exit_code == 0, tail.back() == '\n') << file.err;
     }
   }
 }
@@ -171,37 +141,39 @@ TEST(LayoutCli, PreprocessorFlagsTakeOneValueEachAsInACompiler) {
   std::string dir = std::string(ABIKIT_SOURCE_DIR) + "/examples";
   std::string src = "#include \"example.h\"\n#if N == 3 && defined(FLAG) && !defined(GONE)\n"
                     "struct picked { int x; };\n#endif\n";
-  Result r = runCli("layout --target riscv64-unknown-elf -I " + dir +
-                        " -D N=3 -D FLAG -DGONE -U GONE "
-                        "-I" +
-                        dir + " - --record picked --json",
-                    src);
-  ASSERT_EQ(r.status, 0) << r.err;
+  CliResult r = runCli("layout --target riscv64-unknown-elf -I " + dir +
+                           " -D N=3 -D FLAG -DGONE -U GONE "
+                           "-I" +
+                           dir + " - --record picked --json",
+                       src);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["records"].size(), 1u);
   EXPECT_EQ(doc["records"][0]["name"], "struct picked");
 }
 
 TEST(LayoutCli, ErrorsExitOneWithAPositionAndNoOutput) {
-  Result r = runCli("layout --target dpu-upmem-dpurte - --json",
-                    "struct ok { int a; };\nstruct S {\n  char c;\n  __int128 x;\n};\n");
-  EXPECT_EQ(r.status, 1);
+  CliResult r = runCli("layout --target dpu-upmem-dpurte - --json",
+                       "struct ok { int a; };\nstruct S {\n  char c;\n  __int128 x;\n};\n");
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("__int128"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(":4:"), std::string::npos) << r.err;
-  Result bits = runCli("layout --target colossus-graphcore-elf -", "struct S { _Bool b : 2; };\n");
-  EXPECT_EQ(bits.status, 1);
+  CliResult bits =
+      runCli("layout --target colossus-graphcore-elf -", "struct S { _Bool b : 2; };\n");
+  EXPECT_EQ(bits.exit_code, 1);
   EXPECT_EQ(bits.out, "");
   EXPECT_NE(bits.err.find(":1:"), std::string::npos) << bits.err;
   EXPECT_NE(bits.err.find("'b'"), std::string::npos) << bits.err;
-  Result both = runCli("layout --target dpu-upmem-dpurte - --json --emit-c-asserts", "");
-  EXPECT_EQ(both.status, 2);
+  CliResult both = runCli("layout --target dpu-upmem-dpurte - --json --emit-c-asserts", "");
+  EXPECT_EQ(both.exit_code, 2);
 }
 
 TEST(LayoutCli, CAssertsForStandardInputCarryTheDeclarations) {
-  Result r = runCli("layout --target riscv32-unknown-elf -march=rv32imac - --emit-c-asserts -DN=3",
-                    "struct S { char c[N]; int x; unsigned f : 3; };\n");
-  ASSERT_EQ(r.status, 0) << r.err;
+  CliResult r =
+      runCli("layout --target riscv32-unknown-elf -march=rv32imac - --emit-c-asserts -DN=3",
+             "struct S { char c[N]; int x; unsigned f : 3; };\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string& c = r.out;
   EXPECT_NE(c.find("#include <stddef.h>"), std::string::npos);
   EXPECT_NE(c.find("#define N 3"), std::string::npos) << c;
@@ -210,61 +182,9 @@ TEST(LayoutCli, CAssertsForStandardInputCarryTheDeclarations) {
   EXPECT_NE(c.find("_Static_assert(offsetof(struct S, x) == 4,"), std::string::npos) << c;
   EXPECT_NE(c.find("_Static_assert(sizeof(((struct S *)0)->c) == 3,"), std::string::npos) << c;
   EXPECT_NE(c.find("/* f: bit-field at bit 64 (byte 8, bit 0), width 3"), std::string::npos) << c;
-  Result file = runCli("layout --target dpu-upmem-dpurte " + kExample + " --emit-c-asserts");
-  ASSERT_EQ(file.status, 0) << file.err;
+  CliResult file = runCli("layout --target dpu-upmem-dpurte " + kExample + " --emit-c-asserts");
+  ASSERT_EQ(file.exit_code, 0) << file.err;
   EXPECT_NE(file.out.find("#include \"" + kExample + "\""), std::string::npos);
-}
-
-TEST(LayoutWriters, OpenClAndCudaSpellings) {
-  TargetOptions o;
-  o.triple = "amdgcn-amd-amdhsa";
-  o.mcpu = "gfx906";
-  Target t = resolveTarget(o);
-  for (Language lang : {Language::OpenCL, Language::HIP}) {
-    TypeContext ctx(t, lang);
-    LayoutEngine eng(ctx);
-    TranslationUnit tu = parseSource(ctx, eng, "x", "struct S { long l; };", ParseOptions{});
-    std::string c = layoutCAsserts(eng, tu.records, "");
-    EXPECT_EQ(c.find("#include <stddef.h>"), std::string::npos);
-    EXPECT_NE(c.find("__builtin_offsetof(struct S, l) == 0"), std::string::npos) << c;
-    if (lang == Language::OpenCL) {
-      EXPECT_NE(c.find("_Static_assert(__alignof__(struct S) == 8"), std::string::npos) << c;
-    } else {
-      EXPECT_NE(c.find("static_assert(alignof(struct S) == 8"), std::string::npos) << c;
-    }
-  }
-}
-
-// A record named only by a typedef is named in C through the typedef, whose aligned attribute
-// replaces the record's alignment (higher or lower): the assertion says the typedef's.
-TEST(LayoutWriters, CAssertsOfARecordNamedByAnAlignedTypedef) {
-  cparse_test::Parsed p =
-      cparse_test::parse("typedef struct { int a; } T16 __attribute__((aligned(16)));\n"
-                         "typedef struct { long l; } T2 __attribute__((aligned(2)));\n"
-                         "typedef struct { char c; } T1;\n");
-  std::string c = layoutCAsserts(*p.layout, p.tu.records, "");
-  EXPECT_NE(c.find("_Alignof(T16) == 16,"), std::string::npos) << c;
-  EXPECT_NE(c.find("_Alignof(T2) == 2,"), std::string::npos) << c;
-  EXPECT_NE(c.find("_Alignof(T1) == 1,"), std::string::npos) << c;
-  EXPECT_NE(c.find("sizeof(T16) == 4,"), std::string::npos) << c;
-}
-
-TEST(LayoutWriters, JsonEscapesNames) {
-  TargetOptions o;
-  o.triple = "dpu-upmem-dpurte";
-  Target t = resolveTarget(o);
-  TypeContext ctx(t, Language::C);
-  LayoutEngine eng(ctx);
-  uint32_t file = ctx.addFile("dir\\with \"quotes\".h");
-  RecordDecl* rd = ctx.createRecord("", false, SourceLoc{file, 1, 1});
-  FieldDecl fd;
-  fd.name = "x";
-  fd.type = ctx.intType(IntKind::Int);
-  rd->fields.push_back(fd);
-  rd->complete = true;
-  const RecordDecl* list[] = {rd};
-  nlohmann::json doc = nlohmann::json::parse(layoutJson(eng, list));
-  EXPECT_EQ(doc["records"][0]["name"], "struct (anonymous at dir\\with \"quotes\".h:1:1)");
 }
 
 } // namespace
