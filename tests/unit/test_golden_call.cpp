@@ -22,6 +22,7 @@
 #include "abikit/cparse.h"
 #include "abikit/diag.h"
 #include "abikit/layout.h"
+#include "golden_cases.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -35,23 +36,8 @@ namespace {
 using namespace abikit;
 namespace fs = std::filesystem;
 
-struct GoldenCase {
-  std::string family;
-  std::string triple;
-  std::string header; // path of NAME.h
-};
-
-// gtest prints a failing parameter with this instead of its bytes.
-void PrintTo(const GoldenCase& c, std::ostream* os) {
-  *os << c.header;
-}
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using golden::GoldenCase;
+using golden::readText;
 
 std::string trim(std::string s) {
   size_t hash = s.find('#');
@@ -175,19 +161,7 @@ std::string join(const std::vector<std::string>& lines) {
 }
 
 std::vector<GoldenCase> allCases() {
-  std::vector<GoldenCase> cases;
-  const std::pair<const char*, const char*> families[] = {{"dpu", "dpu-upmem-dpurte"},
-                                                          {"ipu", "colossus-graphcore-elf"}};
-  for (auto [family, triple] : families) {
-    fs::path dir = fs::path(ABIKIT_SOURCE_DIR) / "tests/golden" / family / "call";
-    if (!fs::is_directory(dir)) continue;
-    std::vector<std::string> headers;
-    for (const auto& e : fs::directory_iterator(dir))
-      if (e.path().extension() == ".h") headers.push_back(e.path().string());
-    std::sort(headers.begin(), headers.end());
-    for (const std::string& h : headers) cases.push_back({family, triple, h});
-  }
-  return cases;
+  return golden::goldenCases("call");
 }
 
 class GoldenCall : public ::testing::TestWithParam<GoldenCase> {};
@@ -260,13 +234,7 @@ TEST_P(GoldenCall, MatchesHandWorkedLowering) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Headers, GoldenCall, ::testing::ValuesIn(allCases()),
-                         [](const ::testing::TestParamInfo<GoldenCase>& info) {
-                           std::string n = info.param.family + "_" +
-                                           fs::path(info.param.header).stem().string();
-                           for (char& ch : n)
-                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         golden::goldenCaseName);
 
 // The issue asks for at least 40 hand-worked golden cases per target.
 TEST(GoldenCall, AtLeastFortyCasesPerTarget) {
