@@ -284,6 +284,8 @@ IntKind unsignedIntKind(IntKind k);
 /// The suffix of an integer constant of kind `k` after promotion, as clang's __INTn_C_SUFFIX__
 /// macros spell it ("U", "L", "UL", "LL", "ULL", or "").
 const char* intConstantSuffix(IntKind k, const DataModel& d);
+/// The printf length modifier of an integer kind ("hh", "h", "l", "ll", or "").
+const char* intFormatModifier(IntKind k);
 
 /// The data model as seen by a source language (OpenCL C changes `long`, `long long`, `half`).
 DataModel dataModelFor(const Target& target, Language lang);

@@ -232,32 +232,17 @@ std::string floatHeader() {
 std::string inttypesHeader(const DataModel& d) {
   std::string o = "#ifndef __ABIKIT_INTTYPES_H\n#define __ABIKIT_INTTYPES_H\n#include "
                   "<stdint.h>\n";
-  auto mod = [&](IntKind k) -> std::string {
-    switch (k) {
-    case IntKind::Char:
-    case IntKind::SChar:
-    case IntKind::UChar:
-      return "hh";
-    case IntKind::Short:
-    case IntKind::UShort:
-      return "h";
-    case IntKind::Long:
-    case IntKind::ULong:
-      return "l";
-    case IntKind::LongLong:
-    case IntKind::ULongLong:
-      return "ll";
-    default:
-      return "";
-    }
-  };
+
   auto fmt = [&](const std::string& name, IntKind k) {
     for (char c : {'d', 'i'})
-      addLine(o, "PRI" + std::string(1, c) + name, "\"" + mod(k) + c + "\"");
+      addLine(o, "PRI" + std::string(1, c) + name,
+              std::string("\"") + intFormatModifier(k) + c + "\"");
     for (char c : {'o', 'u', 'x', 'X'})
-      addLine(o, "PRI" + std::string(1, c) + name, "\"" + mod(k) + c + "\"");
+      addLine(o, "PRI" + std::string(1, c) + name,
+              std::string("\"") + intFormatModifier(k) + c + "\"");
     for (char c : {'d', 'i', 'o', 'u', 'x'})
-      addLine(o, "SCN" + std::string(1, c) + name, "\"" + mod(k) + c + "\"");
+      addLine(o, "SCN" + std::string(1, c) + name,
+              std::string("\"") + intFormatModifier(k) + c + "\"");
   };
   for (unsigned bits : {8u, 16u, 32u, 64u}) {
     IntKind s = signedOfBits(bits, d);

@@ -214,6 +214,26 @@ const char* intConstantSuffix(IntKind k, const DataModel& d) {
   }
 }
 
+const char* intFormatModifier(IntKind k) {
+  switch (k) {
+  case IntKind::Char:
+  case IntKind::SChar:
+  case IntKind::UChar:
+    return "hh";
+  case IntKind::Short:
+  case IntKind::UShort:
+    return "h";
+  case IntKind::Long:
+  case IntKind::ULong:
+    return "l";
+  case IntKind::LongLong:
+  case IntKind::ULongLong:
+    return "ll";
+  default:
+    return "";
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Predefined macros derived from the data model.
 
@@ -232,26 +252,6 @@ const char* clangTypeName(IntKind k) {
     return "long long unsigned int";
   default:
     return intKindName(k);
-  }
-}
-
-const char* formatModifier(IntKind k) {
-  switch (k) {
-  case IntKind::Char:
-  case IntKind::SChar:
-  case IntKind::UChar:
-    return "hh";
-  case IntKind::Short:
-  case IntKind::UShort:
-    return "h";
-  case IntKind::Long:
-  case IntKind::ULong:
-    return "l";
-  case IntKind::LongLong:
-  case IntKind::ULongLong:
-    return "ll";
-  default:
-    return "";
   }
 }
 
@@ -389,7 +389,7 @@ void defineIntTypeMacros(MacroList& m, const std::string& prefix, IntKind k, con
   m.def(prefix + "_TYPE__", clangTypeName(k));
   m.def(prefix + "_MAX__", maxValue(k, d));
   if (with_width) m.def(prefix + "_WIDTH__", std::to_string(d.of(k).size * 8));
-  std::string mod = formatModifier(k);
+  std::string mod = intFormatModifier(k);
   if (intKindSigned(k, d)) {
     m.def(prefix + "_FMTd__", "\"" + mod + "d\"");
     m.def(prefix + "_FMTi__", "\"" + mod + "i\"");
@@ -519,15 +519,15 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   defineIntTypeMacros(m, "__INTMAX", d.intmax_type, d, false, true);
   defineIntTypeMacros(m, "__UINTMAX", unsignedIntKind(d.intmax_type), d, false, true);
   m.def("__PTRDIFF_TYPE__", clangTypeName(d.ptrdiff_type));
-  m.def("__PTRDIFF_FMTd__", std::string("\"") + formatModifier(d.ptrdiff_type) + "d\"");
-  m.def("__PTRDIFF_FMTi__", std::string("\"") + formatModifier(d.ptrdiff_type) + "i\"");
+  m.def("__PTRDIFF_FMTd__", std::string("\"") + intFormatModifier(d.ptrdiff_type) + "d\"");
+  m.def("__PTRDIFF_FMTi__", std::string("\"") + intFormatModifier(d.ptrdiff_type) + "i\"");
   m.def("__INTPTR_TYPE__", clangTypeName(d.intptr_type));
-  m.def("__INTPTR_FMTd__", std::string("\"") + formatModifier(d.intptr_type) + "d\"");
-  m.def("__INTPTR_FMTi__", std::string("\"") + formatModifier(d.intptr_type) + "i\"");
+  m.def("__INTPTR_FMTd__", std::string("\"") + intFormatModifier(d.intptr_type) + "d\"");
+  m.def("__INTPTR_FMTi__", std::string("\"") + intFormatModifier(d.intptr_type) + "i\"");
   m.def("__SIZE_TYPE__", clangTypeName(d.size_type));
   for (char c : {'o', 'u', 'x', 'X'})
     m.def(std::string("__SIZE_FMT") + c + "__",
-          std::string("\"") + formatModifier(d.size_type) + c + "\"");
+          std::string("\"") + intFormatModifier(d.size_type) + c + "\"");
   m.def("__WCHAR_TYPE__", clangTypeName(d.wchar_type));
   m.def("__WINT_TYPE__", clangTypeName(d.wint_type));
   m.def("__CHAR16_TYPE__", clangTypeName(d.char16_type));
@@ -535,7 +535,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__UINTPTR_TYPE__", clangTypeName(unsignedIntKind(d.intptr_type)));
   for (char c : {'o', 'u', 'x', 'X'})
     m.def(std::string("__UINTPTR_FMT") + c + "__",
-          std::string("\"") + formatModifier(d.intptr_type) + c + "\"");
+          std::string("\"") + intFormatModifier(d.intptr_type) + c + "\"");
 
   for (unsigned n : {8u, 16u, 32u, 64u}) {
     std::string ns = std::to_string(n);
