@@ -67,12 +67,8 @@ void Parser::parsePointers(Declarator& d, SmallVec<Chunk, 4>& out) {
       }
       if (tok_.kind != Tok::Ident) break;
       Kw kw = Kw(tok_.ident->keyword);
-      if (kw == kKwConst)
-        c.quals |= kQualConst;
-      else if (kw == kKwVolatile)
-        c.quals |= kQualVolatile;
-      else if (kw == kKwRestrict)
-        c.quals |= kQualRestrict;
+      if (kTypeSpecs[kw].qual)
+        c.quals |= kTypeSpecs[kw].qual;
       else if (kw == kKwNullability || kw == kKwExtension) {
       } else if (kw == kKwAtomic) {
         fail(tok_.loc, "_Atomic is not supported", true);
@@ -153,12 +149,8 @@ void Parser::parseArraySuffix(Declarator& d, SmallVec<Chunk, 4>& out, DeclContex
     for (;;) {
       if (isKw(kKwStatic))
         consume();
-      else if (isKw(kKwConst))
-        c.quals |= kQualConst, consume();
-      else if (isKw(kKwVolatile))
-        c.quals |= kQualVolatile, consume();
-      else if (isKw(kKwRestrict))
-        c.quals |= kQualRestrict, consume();
+      else if (tok_.kind == Tok::Ident && kTypeSpecs[tok_.ident->keyword].qual)
+        c.quals |= kTypeSpecs[tok_.ident->keyword].qual, consume();
       else
         break;
     }

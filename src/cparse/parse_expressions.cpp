@@ -212,18 +212,12 @@ Value Parser::parseUnary(bool eval) {
     Value r = intValue(t, 0, x.known);
     r.folded = x.folded;
     if (!x.known) return r;
+    IntArith arith = intArith(t);
     if (op == Tok::Tilde) {
-      r.bits = truncate(~x.bits, t);
-    } else {
-      if (intSigned(t)) {
-        unsigned bits = intBits(t);
-        __int128 lo =
-            bits >= 128 ? std::numeric_limits<__int128>::min() : -(__int128(1) << (bits - 1));
-        if (signedValue(x) == lo && eval)
-          fail(at, "integer overflow in constant expression (the result does not fit in '" +
-                       typeStr(t) + "')");
-      }
-      r.bits = truncate(0 - x.bits, t);
+      r.bits = arith.complement(x.bits);
+    } else if (arith.negate(x.bits, r.bits) == IntStatus::Overflow && eval) {
+      fail(at, "integer overflow in constant expression (the result does not fit in '" +
+                   typeStr(t) + "')");
     }
     return r;
   }

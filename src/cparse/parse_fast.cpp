@@ -166,10 +166,10 @@ bool Parser::fastMembers(BodyState& body, bool after_open) {
       }
       default: {
         // The keyword loop of parseMember().
-        BasicSpec bs;
+        SpecSet spec;
         Ident* id = first;
         for (;;) {
-          if (bs.add(id->keyword) == BasicSpec::Other) goto done;
+          if (spec.addBasic(id->keyword) == SpecSet::Other) goto done;
           note(id, kIdMemoMacro);
           const char* after = blanks(p);
           Ident* next = ident(after);
@@ -178,8 +178,8 @@ bool Parser::fastMembers(BodyState& body, bool after_open) {
           id = next;
           p = after;
         }
-        if (!bs.any_type || basic_types_.empty()) goto done;
-        base = basic_types_[bs.key()];
+        if (!spec.any() || basic_types_.empty()) goto done;
+        base = basic_types_[spec.basicKey()];
         if (!base.t) goto done;
         break;
       }
@@ -461,65 +461,14 @@ inline const Parser::MemberMemo* Parser::memoFind(const char* s, const MemoKey& 
 // The value of an object-like macro used as an array size, when its body is a plain int constant
 // expression the fast path can evaluate as the general one does: decimal int constants without
 // suffix, parentheses, unary and binary '+' '-', binary '*', every intermediate value an int
-// (an overflow is left to the general path, which reports it). Cached in the Macro.
+// The value of an object-like macro used as an array size, when its body is an int constant
+// expression the general path would evaluate to the same int (Preprocessor::macroIntValue).
+// Cached in the Macro.
 bool Parser::macroIntValue(Macro* m, int32_t& value) {
   if (m->int_state == 0) {
-    m->int_state = 2;
-    if (m->function_like || m->builtin || m->disabled || m->body.empty()) return false;
-    const Token* toks = m->body.data();
-    const size_t n = m->body.size();
-    size_t i = 0;
-    bool ok = true;
-    auto fits = [&](int64_t v) {
-      if (v < INT32_MIN || v > INT32_MAX) ok = false;
-      return v;
-    };
-    // expr := term (('+' | '-') term)*; term := unary ('*' unary)*;
-    // unary := ('+' | '-') unary | '(' expr ')' | constant
-    std::function<int64_t(unsigned)> expr;
-    std::function<int64_t(unsigned)> unary = [&](unsigned depth) -> int64_t {
-      if (!ok || i >= n || depth > 32) return ok = false, 0;
-      const Token& t = toks[i++];
-      if (t.kind == Tok::Plus) return unary(depth + 1);
-      if (t.kind == Tok::Minus) return fits(-unary(depth + 1));
-      if (t.kind == Tok::LParen) {
-        int64_t v = expr(depth + 1);
-        if (i >= n || toks[i].kind != Tok::RParen) return ok = false, 0;
-        ++i;
-        return v;
-      }
-      if (t.kind != Tok::Number) return ok = false, 0;
-      const char* q = t.ptr;
-      const char* end = t.ptr + t.len;
-      if (t.len == 0 || t.len > 10 || (*q == '0' && t.len > 1)) return ok = false, 0;
-      int64_t v = 0;
-      for (; q < end; ++q) {
-        if (*q < '0' || *q > '9') return ok = false, 0;
-        v = v * 10 + (*q - '0');
-      }
-      return fits(v);
-    };
-    auto term = [&](unsigned depth) -> int64_t {
-      int64_t v = unary(depth);
-      while (ok && i < n && toks[i].kind == Tok::Star) {
-        ++i;
-        v = fits(v * unary(depth));
-      }
-      return v;
-    };
-    expr = [&](unsigned depth) -> int64_t {
-      int64_t v = term(depth);
-      while (ok && i < n && (toks[i].kind == Tok::Plus || toks[i].kind == Tok::Minus)) {
-        bool plus = toks[i++].kind == Tok::Plus;
-        int64_t r = term(depth);
-        v = fits(plus ? v + r : v - r);
-      }
-      return v;
-    };
-    int64_t v = expr(0);
-    if (!ok || i != n) return false;
+    int64_t v = 0;
+    m->int_state = pp_.macroIntValue(*m, v) ? 1 : 2;
     m->int_value = int32_t(v);
-    m->int_state = 1;
   }
   value = m->int_value;
   return m->int_state == 1;
@@ -668,12 +617,9 @@ bool Parser::fastTypedefTag() {
   ds.storage_loc = tok_.loc;
   ds.any = true;
   ds.tag_decl = true;
-  ds.base = DeclSpec::Named;
-  ds.type_loc = lx->locAt(kw_at);
-  ds.any_type = true;
+  ds.setNamed(QType{prev->type}, lx->locAt(kw_at));
   ds.tag_forward = true;
   ds.record = prev->rd;
-  ds.named = QType{prev->type};
   // parseDeclarator(): the name; tok_ is then the ';'.
   Declarator d;
   d.name = name;

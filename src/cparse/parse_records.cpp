@@ -133,9 +133,7 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
 
 void Parser::startTagSpec(DeclSpec& ds, const Loc& kw_loc) {
   ds.tag_decl = true;
-  ds.base = DeclSpec::Named;
-  ds.type_loc = kw_loc;
-  ds.any_type = ds.any = true;
+  ds.setNamed(ds.named, kw_loc);
 }
 
 void Parser::endRecordSpec(DeclSpec& ds, const TagSym* ts, bool body) {
@@ -230,19 +228,16 @@ void Parser::parseRecordBody(RecordDecl* rd, const Loc& open) {
 
 void Parser::parseMember(RecordDecl* rd) {
   DeclSpec ds;
-  bool basic = false; // the specifiers are basic type keywords and const/volatile only: bs
-  BasicSpec bs;
+  bool basic = false; // the specifiers are basic type keywords and const/volatile only
   Loc start = tok_.loc;
   Symbol* s =
       tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone ? lookup(tok_.ident) : nullptr;
   if (s && s->kind == Symbol::Typedef) {
     // A member whose type is a typedef name: what parseDeclSpec() does for that name; a '*' or
     // the member's name after it ends the specifiers, anything else goes to the general loop.
-    ds.loc = ds.type_loc = start;
-    ds.base = DeclSpec::Named;
-    ds.named = s->type;
+    ds.loc = start;
+    ds.setNamed(s->type, start);
     ds.is_typedef_name = true;
-    ds.any_type = ds.any = true;
     consume();
     if (tok_.kind != Tok::Star && !(tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone))
       parseDeclSpecRest(ds, DeclContext::Member);
@@ -252,21 +247,14 @@ void Parser::parseMember(RecordDecl* rd) {
     // which reads on from the same state (and reports the conflict).
     ds.loc = start;
     while (tok_.kind == Tok::Ident) {
-      BasicSpec::Step step = bs.add(tok_.ident->keyword);
-      if (step == BasicSpec::Other) break; // not handled here (or a conflict)
-      if (step == BasicSpec::TypeSpecifier && !ds.any_type) {
-        ds.type_loc = tok_.loc;
-        ds.any_type = true;
-      }
+      bool first = !ds.anyType();
+      SpecSet::Step step = ds.spec.addBasic(tok_.ident->keyword);
+      if (step == SpecSet::Other) break; // not handled here (or a conflict)
+      if (step == SpecSet::TypeSpecifier && first) ds.type_loc = tok_.loc;
       ds.any = true;
       consume();
     }
-    ds.base = DeclSpec::Base(bs.base);
-    ds.longs = bs.longs;
-    ds.short_ = bs.short_;
-    ds.sign = bs.sign;
-    ds.quals = bs.quals;
-    if (!(ds.any_type &&
+    if (!(ds.anyType() &&
           (tok_.kind == Tok::Star || (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone))))
       parseDeclSpecRest(ds, DeclContext::Member);
     else
@@ -283,8 +271,8 @@ void Parser::parseMember(RecordDecl* rd) {
   if (ds.kernel) fail(start, "'kernel' can only be used with functions");
   QType base = namedAlone(ds) ? ds.named : finishDeclSpec(ds, DeclContext::Member);
   if (basic) {
-    if (basic_types_.empty()) basic_types_.resize(1u << 11);
-    basic_types_[bs.key()] = base;
+    if (basic_types_.empty()) basic_types_.resize(kBasicKeys);
+    basic_types_[ds.spec.basicKey()] = base;
   }
   if (tok_.kind == Tok::Semi) {
     // An anonymous struct or union member, or a declaration that declares no member.

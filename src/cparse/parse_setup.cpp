@@ -197,6 +197,7 @@ Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, I
   size_type_ = ctx.intType(d.size_type);
   ptrdiff_type_ = ctx.intType(d.ptrdiff_type);
   int_ = ctx.intType(IntKind::Int);
+  int_bits_ = unsigned(ctx.data().of(IntKind::Int).size) * 8;
 }
 
 void Parser::consumeSlow() {

@@ -18,11 +18,10 @@ void Parser::failSpecConflict(const DeclSpec& ds, const Token& t) {
   fail(t.loc, "cannot combine '" + std::string(t.text()) + "' with the previous type specifiers");
 }
 
-void Parser::setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at) {
-  if (ds.base != DeclSpec::None) failSpecConflict(ds, at);
-  ds.base = b;
-  if (!ds.any_type) ds.type_loc = at.loc;
-  ds.any_type = true;
+void Parser::addTypeSpec(DeclSpec& ds, const Token& t) {
+  bool first = !ds.anyType();
+  if (!ds.spec.add(t.ident->keyword)) failSpecConflict(ds, t);
+  if (first) ds.type_loc = t.loc;
   ds.any = true;
 }
 
@@ -32,7 +31,6 @@ void Parser::parseDeclSpec(DeclSpec& ds, DeclContext dc) {
 }
 
 void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
-  auto conflict = [&](const Token& t) { failSpecConflict(ds, t); };
   for (;;) {
     if (atAttribute()) {
       parseAttributes(ds.attrs);
@@ -86,17 +84,9 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       consume();
       continue;
     case kKwConst:
-      ds.quals |= kQualConst;
-      ds.any = true;
-      consume();
-      continue;
     case kKwVolatile:
-      ds.quals |= kQualVolatile;
-      ds.any = true;
-      consume();
-      continue;
     case kKwRestrict:
-      ds.quals |= kQualRestrict;
+      ds.spec.quals |= kTypeSpecs[kw].qual;
       ds.any = true;
       consume();
       continue;
@@ -151,55 +141,27 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       ds.any = true;
       continue;
     case kKwVoid:
-      setBase(ds, DeclSpec::Void, t);
-      consume();
-      continue;
     case kKwChar:
-      setBase(ds, DeclSpec::Char, t);
-      consume();
-      continue;
     case kKwInt:
-      if (ds.base != DeclSpec::None) conflict(t);
-      ds.base = DeclSpec::Int;
-      if (!ds.any_type) ds.type_loc = t.loc;
-      ds.any_type = ds.any = true;
-      consume();
-      continue;
     case kKwFloat:
-      setBase(ds, DeclSpec::Float, t);
-      consume();
-      continue;
     case kKwDouble:
-      setBase(ds, DeclSpec::Double, t);
-      consume();
-      continue;
     case kKwBool:
-      setBase(ds, DeclSpec::Bool, t);
-      consume();
-      continue;
     case kKwInt128:
-      setBase(ds, DeclSpec::Int128, t);
-      consume();
-      continue;
     case kKwFloat16:
-      setBase(ds, DeclSpec::Float16, t);
-      consume();
-      continue;
     case kKwFp16:
     case kKwHalf:
-      setBase(ds, DeclSpec::Fp16, t);
-      consume();
-      continue;
     case kKwBf16:
-      setBase(ds, DeclSpec::Bf16, t);
-      consume();
-      continue;
     case kKwFloat128:
-      setBase(ds, DeclSpec::Float128, t);
+    case kKwShort:
+    case kKwLong:
+    case kKwSigned:
+    case kKwUnsigned:
+    case kKwComplex:
+      addTypeSpec(ds, t);
       consume();
       continue;
     case kKwBitInt: {
-      setBase(ds, DeclSpec::BitInt, t);
+      addTypeSpec(ds, t);
       consume();
       expect(Tok::LParen, "after '_BitInt'");
       Loc at = tok_.loc;
@@ -210,73 +172,34 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       expect(Tok::RParen, "after the _BitInt width");
       continue;
     }
-    case kKwShort:
-      if (ds.short_ || ds.longs) conflict(t);
-      ds.short_ = true;
-      if (!ds.any_type) ds.type_loc = t.loc;
-      ds.any_type = ds.any = true;
-      consume();
-      continue;
-    case kKwLong:
-      if (ds.short_ || ds.longs >= 2) conflict(t);
-      ++ds.longs;
-      if (!ds.any_type) ds.type_loc = t.loc;
-      ds.any_type = ds.any = true;
-      consume();
-      continue;
-    case kKwSigned:
-    case kKwUnsigned:
-      if (ds.sign) conflict(t);
-      ds.sign = kw == kKwSigned ? 1 : 2;
-      if (!ds.any_type) ds.type_loc = t.loc;
-      ds.any_type = ds.any = true;
-      consume();
-      continue;
-    case kKwComplex:
-      if (ds.complex_) conflict(t);
-      ds.complex_ = true;
-      if (!ds.any_type) ds.type_loc = t.loc;
-      ds.any_type = ds.any = true;
-      consume();
-      continue;
     case kKwStruct:
     case kKwUnion:
     case kKwEnum:
-      if (ds.any_type) conflict(t);
+      if (ds.anyType()) failSpecConflict(ds, t);
       parseTagSpecifier(ds, dc);
       continue;
     case kKwTypeof:
     case kKwTypeofUnqual:
-      if (ds.any_type) conflict(t);
+      if (ds.anyType()) failSpecConflict(ds, t);
       parseTypeof(ds, kw == kKwTypeofUnqual);
       continue;
-    case kKwCLType: {
-      if (ds.any_type) conflict(t);
-      ds.base = DeclSpec::Named;
-      ds.named = QType{ctx_.openclType(cl_types_[id])};
-      ds.type_loc = t.loc;
-      ds.any_type = ds.any = true;
+    case kKwCLType:
+      if (ds.anyType()) failSpecConflict(ds, t);
+      ds.setNamed(QType{ctx_.openclType(cl_types_[id])}, t.loc);
       consume();
       continue;
-    }
     case kKwNone: {
-      if (ds.any_type) break; // the declarator's name
+      if (ds.anyType()) break; // the declarator's name
       Symbol* s = lookup(id);
       if (s && s->kind == Symbol::Typedef) {
-        ds.base = DeclSpec::Named;
-        ds.named = s->type;
-        ds.type_loc = t.loc;
+        ds.setNamed(s->type, t.loc);
         ds.is_typedef_name = true;
-        ds.any_type = ds.any = true;
         consume();
         continue;
       }
       if (!s && (lang_ == Language::CUDA || lang_ == Language::HIP)) {
         if (TagSym* tg = lookupTag(id)) {
-          ds.base = DeclSpec::Named;
-          ds.named = QType{tg->type};
-          ds.type_loc = t.loc;
-          ds.any_type = ds.any = true;
+          ds.setNamed(QType{tg->type}, t.loc);
           consume();
           continue;
         }
@@ -301,25 +224,25 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
   }
 }
 
-const IntType* Parser::intTypeFor(DeclSpec& ds, const Loc& at) {
+const IntType* Parser::intTypeFor(const DeclSpec& ds, const Loc& at) {
   const DataModel& d = ctx_.data();
+  uint32_t bits = ds.spec.bits;
+  bool unsigned_ = bits & kSpecUnsigned;
   IntKind k;
-  if (ds.base == DeclSpec::Char) {
-    if (ds.short_ || ds.longs) fail(at, "'char' cannot be combined with 'short' or 'long'");
-    k = ds.sign == 1 ? IntKind::SChar : ds.sign == 2 ? IntKind::UChar : IntKind::Char;
-  } else if (ds.base == DeclSpec::Int128) {
-    if (ds.short_ || ds.longs) fail(at, "'__int128' cannot be combined with 'short' or 'long'");
-    k = ds.sign == 2 ? IntKind::UInt128 : IntKind::Int128;
+  if (bits & kSpecChar) {
+    if (bits & (kSpecShort | kSpecLong))
+      fail(at, "'char' cannot be combined with 'short' or 'long'");
+    k = bits & kSpecSigned ? IntKind::SChar : unsigned_ ? IntKind::UChar : IntKind::Char;
+  } else if (bits & kSpecInt128) {
+    if (bits & (kSpecShort | kSpecLong))
+      fail(at, "'__int128' cannot be combined with 'short' or 'long'");
+    k = unsigned_ ? IntKind::UInt128 : IntKind::Int128;
   } else {
-    if (ds.short_)
-      k = IntKind::Short;
-    else if (ds.longs == 1)
-      k = IntKind::Long;
-    else if (ds.longs == 2)
-      k = IntKind::LongLong;
-    else
-      k = IntKind::Int;
-    if (ds.sign == 2) k = unsignedIntKind(k);
+    k = bits & kSpecShort      ? IntKind::Short
+        : bits & kSpecLongLong ? IntKind::LongLong
+        : bits & kSpecLong     ? IntKind::Long
+                               : IntKind::Int;
+    if (unsigned_) k = unsignedIntKind(k);
   }
   if (!d.of(k).supported()) {
     if (k == IntKind::Int128 || k == IntKind::UInt128)
@@ -332,13 +255,15 @@ const IntType* Parser::intTypeFor(DeclSpec& ds, const Loc& at) {
   return ctx_.intType(k);
 }
 
+// The one mapping from a set of type specifiers to the type.
 QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
   // The common case first: a typedef or tag name alone (what the code below returns for it).
   if (namedAlone(ds)) return ds.named;
   const DataModel& d = ctx_.data();
-  Loc at = ds.any_type ? ds.type_loc : ds.loc;
+  uint32_t bits = ds.spec.bits;
+  Loc at = ds.anyType() ? ds.type_loc : ds.loc;
   QType r;
-  if (!ds.any_type) {
+  if (!ds.anyType()) {
     if (!ds.any) {
       if (dc == DeclContext::Member) failUnexpected("a type name");
       fail(tok_.loc, "expected a type specifier");
@@ -347,33 +272,35 @@ QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
     if (lang_ != Language::C) fail(at, "a type specifier is required for all declarations");
     r.t = int_;
   } else {
-    bool intlike = ds.short_ || ds.longs || ds.sign;
-    switch (ds.base) {
-    case DeclSpec::None:
-      if (ds.complex_ && !intlike) {
+    bool intlike = bits & kSpecIntLike;
+    bool complex = bits & kSpecComplex;
+    switch (bits & kSpecBase) {
+    case 0:
+      if (complex && !intlike) {
         // plain _Complex is _Complex double (clang warns)
         r.t = ctx_.complexOf(ctx_.floatType(FloatKind::Double));
-        ds.complex_ = false;
+        complex = false;
         break;
       }
       r.t = intTypeFor(ds, at);
       break;
-    case DeclSpec::Int:
-    case DeclSpec::Char:
-    case DeclSpec::Int128:
+    case kSpecInt:
+    case kSpecChar:
+    case kSpecInt128:
       r.t = intTypeFor(ds, at);
       break;
-    case DeclSpec::Void:
+    case kSpecVoid:
       if (intlike) fail(at, "'void' cannot be combined with other type specifiers");
       r.t = ctx_.voidType();
       break;
-    case DeclSpec::Bool:
+    case kSpecBool:
       if (intlike) fail(at, "'_Bool' cannot be combined with other type specifiers");
       r.t = ctx_.intType(IntKind::Bool);
       break;
-    case DeclSpec::BitInt: {
-      if (ds.short_ || ds.longs) fail(at, "'_BitInt' cannot be combined with 'short' or 'long'");
-      bool sgn = ds.sign != 2;
+    case kSpecBitInt: {
+      if (bits & (kSpecShort | kSpecLong))
+        fail(at, "'_BitInt' cannot be combined with 'short' or 'long'");
+      bool sgn = !(bits & kSpecUnsigned);
       if (d.bitint_max_width == 0) fail(at, "_BitInt is not supported on this target", true);
       if (ds.bitint_bits > d.bitint_max_width)
         fail(at, std::string(sgn ? "signed" : "unsigned") + " _BitInt of bit sizes greater than " +
@@ -382,21 +309,22 @@ QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
       r.t = ctx_.bitIntType(ds.bitint_bits, sgn);
       break;
     }
-    case DeclSpec::Float:
-    case DeclSpec::Double:
-    case DeclSpec::Float16:
-    case DeclSpec::Fp16:
-    case DeclSpec::Bf16:
-    case DeclSpec::Float128: {
-      if (ds.sign || ds.short_ || (ds.longs && ds.base != DeclSpec::Double) || ds.longs > 1)
+    case kSpecFloat:
+    case kSpecDouble:
+    case kSpecFloat16:
+    case kSpecFp16:
+    case kSpecBf16:
+    case kSpecFloat128: {
+      bool double_ = bits & kSpecDouble;
+      if (bits & (kSpecSigned | kSpecUnsigned | kSpecShort | kSpecLongLong) ||
+          (bits & kSpecLong && !double_))
         fail(at, "invalid combination of floating-point type specifiers");
-      FloatKind fk = ds.base == DeclSpec::Float ? FloatKind::Float
-                     : ds.base == DeclSpec::Double
-                         ? (ds.longs ? FloatKind::LongDouble : FloatKind::Double)
-                     : ds.base == DeclSpec::Float16 ? FloatKind::Float16
-                     : ds.base == DeclSpec::Fp16    ? FloatKind::Fp16
-                     : ds.base == DeclSpec::Bf16    ? FloatKind::BFloat16
-                                                    : FloatKind::Float128;
+      FloatKind fk = bits & kSpecFloat ? FloatKind::Float
+                     : double_ ? (bits & kSpecLong ? FloatKind::LongDouble : FloatKind::Double)
+                     : bits & kSpecFloat16 ? FloatKind::Float16
+                     : bits & kSpecFp16    ? FloatKind::Fp16
+                     : bits & kSpecBf16    ? FloatKind::BFloat16
+                                           : FloatKind::Float128;
       if (!d.of(fk).supported()) {
         const char* names[] = {"__fp16", "_Float16",    "__bf16",    "float",
                                "double", "long double", "__float128"};
@@ -405,12 +333,12 @@ QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
       r.t = ctx_.floatType(fk);
       break;
     }
-    case DeclSpec::Named:
-      if (intlike || ds.complex_) fail(at, "cannot combine a type name with other type specifiers");
+    case kSpecNamed:
+      if (intlike || complex) fail(at, "cannot combine a type name with other type specifiers");
       r = ds.named;
       break;
     }
-    if (ds.complex_) {
+    if (complex) {
       const Type* e = stripTypedefs(r.t);
       if (e->kind != TypeKind::Float && e->kind != TypeKind::Int)
         fail(at, "_Complex requires an arithmetic element type");
@@ -429,7 +357,7 @@ QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
     if (ot->okind <= OpenCLKind::Image3d && ot->access == AccessQual::None)
       r.t = ctx_.openclType(ot->okind, AccessQual::ReadOnly); // images default to read_only
   }
-  if (ds.quals) r.t = ctx_.qualified(r.t, ds.quals);
+  if (ds.spec.quals) r.t = ctx_.qualified(r.t, ds.spec.quals);
   if (ds.has_as) {
     if (r.has_as && r.as != ds.as) fail(ds.loc, "multiple address spaces specified for type");
     r.as = ds.as;
@@ -459,10 +387,7 @@ void Parser::parseTypeof(DeclSpec& ds, bool unqual) {
   }
   expect(Tok::RParen, "after the typeof operand");
   if (unqual) r.t = r.t->unqualified;
-  ds.base = DeclSpec::Named;
-  ds.named = r;
-  ds.type_loc = at;
-  ds.any_type = ds.any = true;
+  ds.setNamed(r, at);
 }
 
 void Parser::parseAlignas(DeclSpec& ds) {

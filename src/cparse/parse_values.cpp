@@ -27,13 +27,13 @@ bool Parser::intSigned(const Type* t) const {
   return false;
 }
 
-unsigned __int128 Parser::truncate(unsigned __int128 v, const Type* t) const {
+IntArith Parser::intArith(const Type* t) const {
   unsigned bits = intBits(t);
-  if (bits == 0 || bits >= 128) return v;
-  unsigned __int128 mask = ((unsigned __int128)1 << bits) - 1;
-  v &= mask;
-  if (intSigned(t) && ((v >> (bits - 1)) & 1)) v |= ~mask;
-  return v;
+  return IntArith{bits == 0 || bits >= 128 ? 128 : bits, intSigned(t)};
+}
+
+unsigned __int128 Parser::truncate(unsigned __int128 v, const Type* t) const {
+  return intArith(t).truncate(v);
 }
 
 __int128 Parser::signedValue(const Value& v) const {
@@ -244,46 +244,16 @@ Value Parser::convert(const Value& v, const Type* to, const Loc& at, bool explic
 }
 
 Value Parser::arith(Tok op, const Value& a, const Value& b, const Loc& at, bool eval) {
-  // The common case first: two known 32-bit int operands and a result that fits in int (what
-  // the code below computes for them; overflow and division by zero take the long way).
+  // The common case first: two known int operands and a result in int without a diagnostic
+  // (what the code below computes for them; the others take the long way).
   if (a.kind == Value::Int && b.kind == Value::Int && a.type == int_ && b.type == int_ && a.known &&
-      b.known && !a.is_bitfield && !b.is_bitfield && ctx_.data().of(IntKind::Int).size == 4) {
-    const int64_t p = int32_t(uint32_t(a.bits)), q = int32_t(uint32_t(b.bits));
-    int64_t res = 0;
-    bool done = true;
-    switch (op) {
-    case Tok::Plus:
-      res = p + q;
-      break;
-    case Tok::Minus:
-      res = p - q;
-      break;
-    case Tok::Star:
-      res = p * q;
-      break;
-    case Tok::Slash:
-    case Tok::Percent:
-      done = q != 0 && !(p == INT32_MIN && q == -1);
-      if (done) res = op == Tok::Slash ? p / q : p % q;
-      break;
-    case Tok::Amp:
-      res = p & q;
-      break;
-    case Tok::Pipe:
-      res = p | q;
-      break;
-    case Tok::Caret:
-      res = p ^ q;
-      break;
-    default:
-      done = false;
-      break;
-    }
-    if (done && res >= INT32_MIN && res <= INT32_MAX) {
+      b.known && !a.is_bitfield && !b.is_bitfield) {
+    IntArith::U res;
+    if (IntArith{int_bits_, true}.binary(op, a.bits, b.bits, res) == IntStatus::Ok) {
       Value r;
       r.kind = Value::Int;
       r.type = int_;
-      r.bits = (unsigned __int128)(__int128)res;
+      r.bits = res;
       r.known = true;
       r.folded = a.folded || b.folded;
       return r;
@@ -297,8 +267,7 @@ Value Parser::arith(Tok op, const Value& a, const Value& b, const Loc& at, bool 
                  "' and '" + (b.type ? typeStr(b.type) : "void") + "')");
   };
   if (!ca || !cb || a.kind == Value::Unknown || b.kind == Value::Unknown) invalid();
-  bool comparison = op == Tok::Less || op == Tok::Greater || op == Tok::LessEq ||
-                    op == Tok::GreaterEq || op == Tok::EqEq || op == Tok::NotEq;
+  bool comparison = isComparison(op);
   // Pointers.
   if (a.kind == Value::Ptr || b.kind == Value::Ptr) {
     Value r;
@@ -398,120 +367,49 @@ Value Parser::arith(Tok op, const Value& a, const Value& b, const Loc& at, bool 
   }
   if (a.kind != Value::Int || b.kind != Value::Int) invalid();
   bool known = a.known && b.known;
-  // Shifts: the type of the promoted left operand.
+  // Shifts: the type of the promoted left operand, the count in its own.
   if (op == Tok::LShift || op == Tok::RShift) {
     const Type* t = promote(a.type);
     Value x = convert(a, t, at, false);
-    __int128 s = intSigned(b.type) ? signedValue(b) : (__int128)b.bits;
-    unsigned bits = intBits(t);
     Value r = intValue(t, 0, known);
     r.folded = folded;
     if (!known) return r;
-    if (s < 0) {
-      if (eval) fail(at, "shift count is negative");
-      return r;
-    }
-    if (s >= bits) {
-      if (eval)
-        fail(at, "shift count >= width of type ('" + typeStr(t) + "' has " + std::to_string(bits) +
-                     " bits)");
-      return r;
-    }
-    if (op == Tok::LShift)
-      r.bits = truncate(x.bits << unsigned(s), t);
-    else if (intSigned(t))
-      r.bits = truncate((unsigned __int128)(signedValue(x) >> unsigned(s)), t);
-    else
-      r.bits = truncate(x.bits >> unsigned(s), t);
+    unsigned bits = intBits(t);
+    IntStatus st = intArith(t).shift(op, x.bits,
+                                     intSigned(b.type) ? signedValue(b) : __int128(b.bits), r.bits);
+    if (st == IntStatus::NegativeShift && eval) fail(at, "shift count is negative");
+    if (st == IntStatus::WideShift && eval)
+      fail(at, "shift count >= width of type ('" + typeStr(t) + "' has " + std::to_string(bits) +
+                   " bits)");
     return r;
   }
   const Type* t = usualArith(a.type, b.type);
   Value x = convert(a, t, at, false), y = convert(b, t, at, false);
-  bool sgn = intSigned(t);
-  unsigned bits = intBits(t);
   if (comparison) {
-    bool v;
-    if (sgn) {
-      __int128 p = signedValue(x), q = signedValue(y);
-      v = op == Tok::Less        ? p < q
-          : op == Tok::Greater   ? p > q
-          : op == Tok::LessEq    ? p <= q
-          : op == Tok::GreaterEq ? p >= q
-          : op == Tok::EqEq      ? p == q
-                                 : p != q;
-    } else {
-      unsigned __int128 p = x.bits, q = y.bits;
-      v = op == Tok::Less        ? p < q
-          : op == Tok::Greater   ? p > q
-          : op == Tok::LessEq    ? p <= q
-          : op == Tok::GreaterEq ? p >= q
-          : op == Tok::EqEq      ? p == q
-                                 : p != q;
-    }
-    Value r = intValue(int_, v, known);
+    Value r = intValue(int_, intArith(t).compare(op, x.bits, y.bits), known);
     r.folded = folded;
     return r;
   }
+  if (op != Tok::Plus && op != Tok::Minus && op != Tok::Star && op != Tok::Slash &&
+      op != Tok::Percent && op != Tok::Amp && op != Tok::Pipe && op != Tok::Caret)
+    invalid();
   Value r = intValue(t, 0, known);
   r.folded = folded;
   if (!known) return r;
-  auto overflow = [&]() {
+  switch (intArith(t).binary(op, x.bits, y.bits, r.bits)) {
+  case IntStatus::Ok:
+    break;
+  case IntStatus::Overflow:
     if (eval)
       fail(at, "integer overflow in constant expression (the result does not fit in '" +
                    typeStr(t) + "')");
-  };
-  __int128 lo = bits >= 128 ? std::numeric_limits<__int128>::min() : -(__int128(1) << (bits - 1));
-  __int128 hi =
-      bits >= 128 ? std::numeric_limits<__int128>::max() : (__int128(1) << (bits - 1)) - 1;
-  switch (op) {
-  case Tok::Plus:
-  case Tok::Minus:
-  case Tok::Star: {
-    if (sgn) {
-      __int128 p = signedValue(x), q = signedValue(y), res;
-      bool ov = op == Tok::Plus    ? __builtin_add_overflow(p, q, &res)
-                : op == Tok::Minus ? __builtin_sub_overflow(p, q, &res)
-                                   : __builtin_mul_overflow(p, q, &res);
-      if (ov || res < lo || res > hi) overflow();
-      r.bits = truncate((unsigned __int128)res, t);
-    } else {
-      unsigned __int128 p = x.bits, q = y.bits;
-      r.bits = truncate(op == Tok::Plus ? p + q : op == Tok::Minus ? p - q : p * q, t);
-    }
     break;
-  }
-  case Tok::Slash:
-  case Tok::Percent:
-    if (y.bits == 0) {
-      if (eval)
-        fail(at, op == Tok::Slash ? "division by zero in constant expression"
-                                  : "remainder by zero in constant expression");
-      r.known = false;
-      break;
-    }
-    if (sgn) {
-      __int128 p = signedValue(x), q = signedValue(y);
-      if (p == lo && q == -1) {
-        overflow();
-        r.bits = op == Tok::Slash ? truncate((unsigned __int128)p, t) : 0;
-        break;
-      }
-      r.bits = truncate((unsigned __int128)(op == Tok::Slash ? p / q : p % q), t);
-    } else {
-      r.bits = truncate(op == Tok::Slash ? x.bits / y.bits : x.bits % y.bits, t);
-    }
+  default: // DivideByZero
+    if (eval)
+      fail(at, op == Tok::Slash ? "division by zero in constant expression"
+                                : "remainder by zero in constant expression");
+    r.known = false;
     break;
-  case Tok::Amp:
-    r.bits = truncate(x.bits & y.bits, t);
-    break;
-  case Tok::Pipe:
-    r.bits = truncate(x.bits | y.bits, t);
-    break;
-  case Tok::Caret:
-    r.bits = truncate(x.bits ^ y.bits, t);
-    break;
-  default:
-    invalid();
   }
   return r;
 }

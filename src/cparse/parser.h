@@ -7,9 +7,11 @@
 
 #include "abikit/diag.h"
 #include "abikit/layout.h"
+#include "int_arith.h"
 #include "parse.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -20,6 +22,7 @@
 #include <limits>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 namespace abikit::detail {
 
@@ -159,6 +162,113 @@ struct Declarator {
   bool has_knr = false;
 };
 
+// Type specifiers as a set of bits (the model is LuaJIT's lj_cparse.c): each type-specifier
+// keyword adds its bit through one table, kTypeSpecs, which also names the bits it cannot join;
+// finishDeclSpec() maps a whole set to its type once. The general loop (parseDeclSpecRest()) and
+// the member fast paths (parseMember(), fastMembers()) add keywords through the same SpecSet,
+// and a set of basic bits with its qualifiers indexes the fast path's cache of member types.
+enum TypeSpecBit : uint32_t {
+  // The basic ones (what a member's fast paths read; SpecSet::basicKey()):
+  kSpecVoid = 1u << 0,
+  kSpecChar = 1u << 1,
+  kSpecInt = 1u << 2,
+  kSpecFloat = 1u << 3,
+  kSpecDouble = 1u << 4,
+  kSpecBool = 1u << 5,
+  kSpecShort = 1u << 6,
+  kSpecLong = 1u << 7,
+  kSpecLongLong = 1u << 8, // a second `long` (kSpecLong stays)
+  kSpecSigned = 1u << 9,
+  kSpecUnsigned = 1u << 10,
+  // The others:
+  kSpecInt128 = 1u << 11,
+  kSpecBitInt = 1u << 12, // the width in DeclSpec::bitint_bits
+  kSpecFloat16 = 1u << 13,
+  kSpecFp16 = 1u << 14, // __fp16, OpenCL half
+  kSpecBf16 = 1u << 15,
+  kSpecFloat128 = 1u << 16,
+  kSpecComplex = 1u << 17,
+  kSpecNamed = 1u << 18, // a record, enum, typedef, typeof or OpenCL type: DeclSpec::named
+};
+constexpr uint32_t kSpecBasicBits = 11;
+constexpr uint32_t kSpecBasic = (1u << kSpecBasicBits) - 1;
+constexpr uint32_t kSpecAll = (1u << 19) - 1;
+// The bits that name the base type: at most one of them.
+constexpr uint32_t kSpecBase = kSpecVoid | kSpecChar | kSpecInt | kSpecFloat | kSpecDouble |
+                               kSpecBool | kSpecInt128 | kSpecBitInt | kSpecFloat16 | kSpecFp16 |
+                               kSpecBf16 | kSpecFloat128 | kSpecNamed;
+// Make a set integer-like: with any of them, only an integer base (or none) is valid.
+constexpr uint32_t kSpecIntLike = kSpecShort | kSpecLong | kSpecSigned | kSpecUnsigned;
+
+// What a keyword among the declaration specifiers adds (all zero: neither a type specifier nor
+// a qualifier).
+struct TypeSpecKeyword {
+  uint32_t bit = 0;      // its type-specifier bit
+  uint32_t excludes = 0; // the bits it cannot join (the general loop reports the conflict)
+  uint32_t again = 0;    // the bit it adds when its own is already there (`long long`)
+  uint8_t qual = 0;      // a qualifier: its kQual* bit
+};
+inline constexpr std::array<TypeSpecKeyword, kKwCount> kTypeSpecs = [] {
+  std::array<TypeSpecKeyword, kKwCount> t{};
+  for (auto [kw, bit] : {std::pair{kKwVoid, kSpecVoid},
+                         {kKwChar, kSpecChar},
+                         {kKwInt, kSpecInt},
+                         {kKwFloat, kSpecFloat},
+                         {kKwDouble, kSpecDouble},
+                         {kKwBool, kSpecBool},
+                         {kKwInt128, kSpecInt128},
+                         {kKwBitInt, kSpecBitInt},
+                         {kKwFloat16, kSpecFloat16},
+                         {kKwFp16, kSpecFp16},
+                         {kKwHalf, kSpecFp16},
+                         {kKwBf16, kSpecBf16},
+                         {kKwFloat128, kSpecFloat128}})
+    t[kw] = {bit, kSpecBase};
+  t[kKwShort] = {kSpecShort, kSpecShort | kSpecLong};
+  t[kKwLong] = {kSpecLong, kSpecShort | kSpecLongLong, kSpecLongLong};
+  t[kKwSigned] = {kSpecSigned, kSpecSigned | kSpecUnsigned};
+  t[kKwUnsigned] = {kSpecUnsigned, kSpecSigned | kSpecUnsigned};
+  t[kKwComplex] = {kSpecComplex, kSpecComplex};
+  // A named type joins no other type specifier.
+  for (Kw kw : {kKwStruct, kKwUnion, kKwEnum, kKwTypeof, kKwTypeofUnqual, kKwCLType})
+    t[kw] = {kSpecNamed, kSpecAll};
+  t[kKwConst].qual = kQualConst;
+  t[kKwVolatile].qual = kQualVolatile;
+  t[kKwRestrict].qual = kQualRestrict;
+  return t;
+}();
+
+// The type specifiers and qualifiers of one declaration as they are read.
+struct SpecSet {
+  uint32_t bits = 0;
+  uint8_t quals = 0;
+
+  bool any() const { return bits != 0; }
+  // Adds type-specifier keyword `kw`; false, changing nothing, when it cannot join the ones
+  // before.
+  bool add(unsigned kw) {
+    const TypeSpecKeyword& s = kTypeSpecs[kw];
+    if (bits & s.excludes) return false;
+    bits |= bits & s.bit ? s.again : s.bit;
+    return true;
+  }
+  enum Step : uint8_t { Qualifier, TypeSpecifier, Other };
+  // The member fast paths: a basic type keyword, const or volatile; Other, changing nothing, for
+  // any other keyword or one that cannot join those before (the general loop then reads on
+  // from the same state and reports the conflict).
+  Step addBasic(unsigned kw) {
+    const TypeSpecKeyword& s = kTypeSpecs[kw];
+    if (s.qual & (kQualConst | kQualVolatile)) {
+      quals |= s.qual;
+      return Qualifier;
+    }
+    return s.bit & kSpecBasic && add(kw) ? TypeSpecifier : Other;
+  }
+  // An index into Parser::basic_types_ for a set of basic bits with const/volatile.
+  uint32_t basicKey() const { return bits | uint32_t(quals) << kSpecBasicBits; }
+};
+constexpr uint32_t kBasicKeys = 1u << (kSpecBasicBits + 2);
+
 struct DeclSpec {
   Loc loc;
   Kw storage = kKwNone;
@@ -166,35 +276,13 @@ struct DeclSpec {
   bool thread_local_ = false;
   bool inline_ = false;
   bool noreturn = false;
-  uint8_t quals = 0;
   bool has_as = false;
   uint32_t as = 0;
-  // type specifiers
-  enum Base : uint8_t {
-    None,
-    Void,
-    Char,
-    Int,
-    Float,
-    Double,
-    Bool,
-    Int128,
-    BitInt,
-    Float16,
-    Fp16,
-    Bf16,
-    Float128,
-    Named, // record, enum, typedef, typeof, OpenCL type
-  } base = None;
-  int longs = 0;
-  bool short_ = false;
-  int sign = 0; // 1 signed, 2 unsigned
-  bool complex_ = false;
+  SpecSet spec; // type specifiers and qualifiers
   unsigned bitint_bits = 0;
-  QType named;
-  bool any_type = false; // some type specifier seen
-  bool any = false;      // any specifier or qualifier seen
-  Loc type_loc;
+  QType named;      // kSpecNamed
+  bool any = false; // any specifier or qualifier seen
+  Loc type_loc;     // of the first type specifier
   bool is_typedef_name = false;
   // _Alignas
   uint64_t alignas_ = 0;
@@ -213,75 +301,14 @@ struct DeclSpec {
   Loc access_loc;
   bool pipe = false;
   bool cxx_extern_c = false;
-};
 
-// Specifiers made of basic type keywords and const/volatile only, the usual ones of a member:
-// what parseDeclSpec() records for each of those keywords, kept apart from DeclSpec so that
-// parseMember() and the member fast path read them with the same rules.
-struct BasicSpec {
-  uint8_t base = DeclSpec::None;
-  uint8_t longs = 0;
-  uint8_t sign = 0; // 1 signed, 2 unsigned
-  uint8_t quals = 0;
-  bool short_ = false;
-  bool any_type = false;
-  enum Step : uint8_t { Qualifier, TypeSpecifier, Other };
-  // Takes keyword `kw`; Other, changing nothing, for any other keyword or one that conflicts
-  // with those before (the general loop reports the conflict).
-  Step add(unsigned kw) {
-    DeclSpec::Base b = DeclSpec::None;
-    switch (Kw(kw)) {
-    case kKwConst:
-      quals |= kQualConst;
-      return Qualifier;
-    case kKwVolatile:
-      quals |= kQualVolatile;
-      return Qualifier;
-    case kKwVoid:
-      b = DeclSpec::Void;
-      break;
-    case kKwChar:
-      b = DeclSpec::Char;
-      break;
-    case kKwInt:
-      b = DeclSpec::Int;
-      break;
-    case kKwFloat:
-      b = DeclSpec::Float;
-      break;
-    case kKwDouble:
-      b = DeclSpec::Double;
-      break;
-    case kKwBool:
-      b = DeclSpec::Bool;
-      break;
-    case kKwShort:
-      if (short_ || longs) return Other;
-      short_ = true;
-      break;
-    case kKwLong:
-      if (short_ || longs >= 2) return Other;
-      ++longs;
-      break;
-    case kKwSigned:
-    case kKwUnsigned:
-      if (sign) return Other;
-      sign = kw == kKwSigned ? 1 : 2;
-      break;
-    default:
-      return Other;
-    }
-    if (b != DeclSpec::None) {
-      if (base != DeclSpec::None) return Other;
-      base = b;
-    }
-    any_type = true;
-    return TypeSpecifier;
-  }
-  // An index into Parser::basic_types_.
-  uint32_t key() const {
-    return uint32_t(base) | uint32_t(longs) << 4 | uint32_t(short_) << 6 | uint32_t(sign) << 7 |
-           uint32_t(quals) << 9;
+  bool anyType() const { return spec.any(); }
+  // The named type (kSpecNamed) of a typedef name, tag or typeof as the first type specifier.
+  void setNamed(const QType& t, const Loc& at) {
+    spec.bits |= kSpecNamed;
+    named = t;
+    type_loc = at;
+    any = true;
   }
 };
 
@@ -391,13 +418,13 @@ private:
   void parseDeclSpec(DeclSpec& ds, DeclContext dc);
   void parseDeclSpecRest(DeclSpec& ds, DeclContext dc); // the loop of parseDeclSpec()
   [[noreturn]] void failSpecConflict(const DeclSpec& ds, const Token& t);
-  void setBase(DeclSpec& ds, DeclSpec::Base b, const Token& at);
+  // Adds type-specifier keyword `t` (kTypeSpecs) or reports the conflict.
+  void addTypeSpec(DeclSpec& ds, const Token& t);
   QType finishDeclSpec(DeclSpec& ds, DeclContext dc);
   // A typedef or tag name with no other specifier: finishDeclSpec() returns ds.named.
   static bool namedAlone(const DeclSpec& ds) {
-    return ds.base == DeclSpec::Named && ds.any_type && !ds.short_ && !ds.longs && !ds.sign &&
-           !ds.complex_ && !ds.pipe && ds.access == AccessQual::None && !ds.quals && !ds.has_as &&
-           ds.attrs.empty() && !dyn<OpenCLType>(ds.named.t);
+    return ds.spec.bits == kSpecNamed && !ds.pipe && ds.access == AccessQual::None &&
+           !ds.spec.quals && !ds.has_as && ds.attrs.empty() && !dyn<OpenCLType>(ds.named.t);
   }
   void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
   // A new tag of kind `want` named `name` (null: anonymous), declared at `name_loc` in the
@@ -452,7 +479,7 @@ private:
   void finishEnum(EnumDecl* ed, const Loc& loc);
   void parseTypeof(DeclSpec& ds, bool unqual);
   void parseAlignas(DeclSpec& ds);
-  const IntType* intTypeFor(DeclSpec& ds, const Loc& at);
+  const IntType* intTypeFor(const DeclSpec& ds, const Loc& at);
 
   // declarators
   void parseDeclarator(Declarator& d, DeclContext dc, bool abstract_ok, unsigned level = 0);
@@ -556,7 +583,7 @@ private:
   static MemoKey memberKey(const char* s, const char* end);
   [[gnu::always_inline]] inline const MemberMemo* memoFind(const char* s, const MemoKey& key) const;
   bool macroIntValue(Macro* m, int32_t& value);
-  // The type of each BasicSpec (by key()) that a member's specifiers have had (filled by
+  // The type of each SpecSet (by basicKey()) that a member's specifiers have had (filled by
   // parseMember(), read by fastMembers()); null: not seen yet.
   std::vector<QType> basic_types_;
   void addMember(const QType& t, Ident* name, const Loc& at, int32_t width, const DeclSpec* ds,
@@ -592,6 +619,8 @@ private:
   const Type* usualArith(const Type* a, const Type* b);
   unsigned intBits(const Type* t) const;
   bool intSigned(const Type* t) const;
+  // The arithmetic of integer type `t` (of a type that is not an integer: 128-bit, no wrap).
+  IntArith intArith(const Type* t) const;
   unsigned __int128 truncate(unsigned __int128 v, const Type* t) const;
   __int128 signedValue(const Value& v) const;
   bool isZero(const Value& v) const;
@@ -781,6 +810,7 @@ private:
   const Type* size_type_ = nullptr;
   const Type* ptrdiff_type_ = nullptr;
   const Type* int_ = nullptr;
+  unsigned int_bits_ = 32; // of int_
 };
 
 } // namespace abikit::detail

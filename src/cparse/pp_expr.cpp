@@ -1,6 +1,7 @@
 // The preprocessor's #if expressions: integer arithmetic in intmax_t/uintmax_t as C says,
 // defined(), __has_include and the other __has_* queries, character constants.
 #include "abikit/diag.h"
+#include "int_arith.h"
 #include "preprocessor.h"
 
 #include <algorithm>
@@ -13,23 +14,51 @@ namespace abikit::detail {
 
 namespace {
 
+// A value of an integer constant expression in intmax_t or uintmax_t (#if), or in int (a macro's
+// value: never unsigned).
 struct PPVal {
   uint64_t v = 0;
   bool is_unsigned = false;
 };
 
-struct PPExpr {
+// Thrown by an IntExpr in Int mode where the expression is not one it takes.
+struct NotConstant {};
+
+// The integer constant expressions of the preprocessor, on tokens ending in an Eod:
+//  - IfMode: a #if expression after `defined` is done and macros are expanded, in intmax_t and
+//    uintmax_t as C says (identifiers left are 0; an overflow wraps, as clang folds it after a
+//    warning; a shift by a negative count or past the width folds too); errors are reported;
+//  - IntMode: a macro body as the parser would read it in a constant expression, where every
+//    literal is an int without suffix and every operation stays in int: anything else (another
+//    token, an overflow, a division by zero, a bad shift) throws NotConstant, leaving the body
+//    to the parser.
+struct IntExpr {
+  enum Mode : uint8_t { IfMode, IntMode };
   const std::vector<Token>& toks;
-  size_t i = 0;
   const Preprocessor& pp;
-  unsigned wchar_bits;
-  bool char_signed;
+  Mode mode = IfMode;
+  unsigned bits = 64; // of intmax_t (IfMode) or int (IntMode)
+  unsigned wchar_bits = 32;
+  bool char_signed = true;
+  size_t i = 0;
   unsigned depth = 0;
 
   const Token& peek() const { return toks[std::min(i, toks.size() - 1)]; }
   bool at(Tok k) const { return i < toks.size() - 1 && toks[i].kind == k; }
 
-  [[noreturn]] void fail(const Token& t, const std::string& msg) const { pp.error(t.loc, msg); }
+  [[noreturn]] void fail(const Token& t, const std::string& msg) const {
+    if (mode == IntMode) throw NotConstant{};
+    pp.error(t.loc, msg);
+  }
+  IntArith arith(bool is_unsigned) const { return IntArith{bits, !is_unsigned}; }
+  // What an operation gave: in IfMode, every result (folded); in IntMode, only an exact one.
+  uint64_t result(IntStatus st, IntArith::U r) const {
+    if (st != IntStatus::Ok && mode == IntMode) throw NotConstant{};
+    return uint64_t(r);
+  }
+  static IntArith::U wide(const PPVal& x) {
+    return x.is_unsigned ? IntArith::U(x.v) : IntArith::U(IntArith::S(int64_t(x.v)));
+  }
 
   PPVal primary(bool eval) {
     NestGuard nest(depth, kMaxExprDepth);
@@ -48,9 +77,13 @@ struct PPExpr {
         fail(t, "integer literal is too large to be represented in any integer type");
       r.v = uint64_t(v);
       r.is_unsigned = info.is_unsigned || v > uint64_t(INT64_MAX);
+      if (mode == IntMode &&
+          (info.is_unsigned || info.longs || r.v > uint64_t(arith(false).highest())))
+        throw NotConstant{}; // not an int
       break;
     }
     case Tok::Char: {
+      if (mode == IntMode) throw NotConstant{};
       ++i;
       LiteralPrefix prefix;
       std::vector<uint32_t> units;
@@ -71,6 +104,7 @@ struct PPExpr {
       break;
     }
     case Tok::Ident:
+      if (mode == IntMode) throw NotConstant{};
       ++i;
       r.v = 0; // identifiers left after expansion are 0 (true/false too in C)
       break;
@@ -85,15 +119,18 @@ struct PPExpr {
       ++i;
       r = primary(eval);
       break;
-    case Tok::Minus:
+    case Tok::Minus: {
       ++i;
       r = primary(eval);
-      r.v = 0 - r.v;
+      IntArith::U n;
+      IntStatus st = arith(r.is_unsigned).negate(wide(r), n);
+      r.v = result(st, n);
       break;
+    }
     case Tok::Tilde:
       ++i;
       r = primary(eval);
-      r.v = ~r.v;
+      r.v = uint64_t(arith(r.is_unsigned).complement(wide(r)));
       break;
     case Tok::Excl:
       ++i;
@@ -128,93 +165,38 @@ struct PPExpr {
         continue;
       }
       PPVal rhs = binary(p + 1, eval);
-      bool u = lhs.is_unsigned || rhs.is_unsigned;
-      int64_t a = int64_t(lhs.v), b = int64_t(rhs.v);
       PPVal r;
-      r.is_unsigned = u;
-      switch (op.kind) {
-      case Tok::Star:
-        r.v = lhs.v * rhs.v;
-        break;
-      case Tok::Slash:
-      case Tok::Percent:
-        if (rhs.v == 0) {
-          if (eval)
-            fail(op, op.kind == Tok::Slash ? "division by zero in preprocessor expression"
-                                           : "remainder by zero in preprocessor expression");
-          r.v = 0;
-          break;
-        }
-        if (u)
-          r.v = op.kind == Tok::Slash ? lhs.v / rhs.v : lhs.v % rhs.v;
-        else if (a == INT64_MIN && b == -1)
-          r.v = op.kind == Tok::Slash ? lhs.v : 0;
-        else
-          r.v = uint64_t(op.kind == Tok::Slash ? a / b : a % b);
-        break;
-      case Tok::Plus:
-        r.v = lhs.v + rhs.v;
-        break;
-      case Tok::Minus:
-        r.v = lhs.v - rhs.v;
-        break;
-      case Tok::LShift:
-      case Tok::RShift: {
+      IntArith::U v = 0;
+      IntStatus st;
+      if (op.kind == Tok::LShift || op.kind == Tok::RShift) {
+        // The type of the left operand; the count in its own.
         r.is_unsigned = lhs.is_unsigned;
-        bool neg = !rhs.is_unsigned && b < 0;
-        uint64_t s = rhs.v;
-        if (neg || s >= 64) {
-          // clang warns and folds: shifting out every bit.
-          bool left = op.kind == Tok::LShift;
-          if (neg) left = !left, s = uint64_t(-b);
-          if (s >= 64)
-            r.v = (!left && !lhs.is_unsigned && a < 0) ? uint64_t(-1) : 0;
-          else
-            r.v = left ? lhs.v << s : (lhs.is_unsigned ? lhs.v >> s : uint64_t(a >> s));
-          break;
+        IntArith a = arith(lhs.is_unsigned);
+        IntArith::S count = IntArith::S(wide(rhs));
+        st = a.shift(op.kind, wide(lhs), count, v);
+        if ((st == IntStatus::NegativeShift || st == IntStatus::WideShift) && mode == IfMode) {
+          // clang warns and folds: a negative count shifts the other way, and past the width
+          // every bit is shifted out.
+          Tok dir = op.kind;
+          if (count < 0) dir = dir == Tok::LShift ? Tok::RShift : Tok::LShift, count = -count;
+          st = a.shift(dir, wide(lhs), count, v);
+          if (st != IntStatus::Ok)
+            v = dir == Tok::RShift && a.is_signed && int64_t(lhs.v) < 0 ? a.complement(0) : 0;
+          st = IntStatus::Ok;
         }
-        if (op.kind == Tok::LShift)
-          r.v = lhs.v << s;
-        else
-          r.v = lhs.is_unsigned ? lhs.v >> s : uint64_t(a >> s);
-        break;
+      } else {
+        bool u = lhs.is_unsigned || rhs.is_unsigned;
+        r.is_unsigned = u;
+        IntArith a = arith(u); // the usual conversions: both in the common type
+        st = a.binary(op.kind, a.truncate(wide(lhs)), a.truncate(wide(rhs)), v);
+        if (st == IntStatus::DivideByZero && eval)
+          fail(op, op.kind == Tok::Slash ? "division by zero in preprocessor expression"
+                                         : "remainder by zero in preprocessor expression");
+        if (st == IntStatus::DivideByZero || (st == IntStatus::Overflow && !eval))
+          st = IntStatus::Ok; // not evaluated (the operand of a short circuit)
+        if (isComparison(op.kind)) r.is_unsigned = false; // int
       }
-      case Tok::Less:
-        r.v = u ? lhs.v < rhs.v : a < b;
-        r.is_unsigned = false;
-        break;
-      case Tok::Greater:
-        r.v = u ? lhs.v > rhs.v : a > b;
-        r.is_unsigned = false;
-        break;
-      case Tok::LessEq:
-        r.v = u ? lhs.v <= rhs.v : a <= b;
-        r.is_unsigned = false;
-        break;
-      case Tok::GreaterEq:
-        r.v = u ? lhs.v >= rhs.v : a >= b;
-        r.is_unsigned = false;
-        break;
-      case Tok::EqEq:
-        r.v = lhs.v == rhs.v;
-        r.is_unsigned = false;
-        break;
-      case Tok::NotEq:
-        r.v = lhs.v != rhs.v;
-        r.is_unsigned = false;
-        break;
-      case Tok::Amp:
-        r.v = lhs.v & rhs.v;
-        break;
-      case Tok::Caret:
-        r.v = lhs.v ^ rhs.v;
-        break;
-      case Tok::Pipe:
-        r.v = lhs.v | rhs.v;
-        break;
-      default:
-        break;
-      }
+      r.v = result(st, v);
       lhs = r;
     }
   }
@@ -239,6 +221,7 @@ struct PPExpr {
   PPVal expr(bool eval) {
     PPVal v = conditional(eval);
     while (at(Tok::Comma)) {
+      if (mode == IntMode) throw NotConstant{}; // not in a C constant expression
       ++i;
       v = conditional(eval);
     }
@@ -247,6 +230,23 @@ struct PPExpr {
 };
 
 } // namespace
+
+bool Preprocessor::macroIntValue(const Macro& m, int64_t& value) const {
+  if (m.function_like || m.builtin || m.disabled || m.body.empty()) return false;
+  std::vector<Token> toks(m.body);
+  Token end = toks.back();
+  end.kind = Tok::Eod;
+  toks.push_back(end);
+  IntExpr e{toks, *this, IntExpr::IntMode, unsigned(ctx_.data().of(IntKind::Int).size) * 8};
+  try {
+    PPVal v = e.expr(true);
+    if (e.i != toks.size() - 1) return false;
+    value = int64_t(v.v);
+    return true;
+  } catch (const NotConstant&) {
+    return false;
+  }
+}
 
 bool Preprocessor::evalCondition(const Token& directive) {
   std::vector<Token> toks;
@@ -281,7 +281,7 @@ bool Preprocessor::evalCondition(const Token& directive) {
   in_if_expression_ = false;
   while (!exp_.empty()) popContext();
   if (toks.size() == 1) error(toks[0].loc, "#if with no expression");
-  PPExpr e{toks, 0, *this, wcharBits(), ctx_.data().char_signed};
+  IntExpr e{toks, *this, IntExpr::IfMode, 64, wcharBits(), ctx_.data().char_signed};
   PPVal v = e.expr(true);
   if (e.i != toks.size() - 1)
     error(toks[e.i].loc, "token is not a valid binary operator in a preprocessor subexpression");

@@ -56,8 +56,8 @@ struct Macro {
   bool variadic = false;
   bool disabled = false; // being expanded
   uint8_t builtin = 0;   // PpSpecial of a built-in macro
-  // The parser's cache of the body's value as a plain int constant expression (see
-  // Parser::macroArraySize): 0 not computed yet, 1 `int_value` holds it, 2 not such a body.
+  // The parser's cache of the body's value as an int constant expression (see
+  // Preprocessor::macroIntValue): 0 not computed yet, 1 `int_value` holds it, 2 not such a body.
   uint8_t int_state = 0;
   int32_t int_value = 0;
 };
@@ -131,6 +131,10 @@ public:
 
   TypeContext& context() { return ctx_; }
   uint32_t wcharBits() const;
+  /// The value of an object-like macro whose body is an integer constant expression the parser
+  /// would evaluate in int, every literal an int without suffix and every operation staying in
+  /// int (what the parser computes for it, through the #if evaluator); false for any other body.
+  bool macroIntValue(const Macro& m, int64_t& value) const;
 
 private:
   struct FileState;

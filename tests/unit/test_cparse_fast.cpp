@@ -67,6 +67,14 @@ const char* const kPrelude = "typedef int T;\n"
                              "#define Q (-1)\n"
                              "#define R (2147483647 + 1)\n"
                              "#define S 010\n"
+                             "#define D (100 / 7 % 5 + (1 << 4) - (3 > 2) + (0 ? 1 : 2))\n"
+                             "#define H (0x10 | 3 ^ 1 & ~0)\n"
+                             "#define DZ (1 / (2 - 2))\n"
+                             "#define OV (65536 * 65536)\n"
+                             "#define NS (1 << -1)\n"
+                             "#define CH ('a' - 90)\n"
+                             "#define LL (2L + 1)\n"
+                             "#define CM (1, 2)\n"
                              "#define EMPTY\n"
                              "#define TYPE int\n"
                              "#define FN(x) x\n";
@@ -90,10 +98,10 @@ const std::vector<std::string> kNames = {"x", "T", "N", "FN", "int", "_q1", "EMP
 const std::vector<std::string> kSuffixes = {
     // accepted
     "", "", "", "", "[3]", "[ N ]", "[M]", "[P]", "[S]", "[0]", "[2][3]", "[N+1]", "[sizeof(int)]",
-    "[0x10]", "[4u]", "[010]", "[FN(2)]",
+    "[0x10]", "[4u]", "[010]", "[FN(2)]", "[D]", "[H]", "[CH]", "[LL]",
     // other
-    "[Q]", "[R]", "[-1]", "[BAD]", "[]", "[2147483647]", "[2147483648]", "(void)", "[1.5]"};
-constexpr size_t kGoodSuffixes = 17;
+    "[DZ]", "[OV]", "[NS]", "[CM]", "[Q]", "[R]", "[-1]", "[BAD]", "[]", "[2147483647]", "[2147483648]", "(void)", "[1.5]"};
+constexpr size_t kGoodSuffixes = 21;
 const std::vector<std::string> kWidths = {"",   "",   "",    "",    ":3",  " : 1",        ":07",
                                           ":N", ":0", ":33", ":64", ":-1", ": 2147483648"};
 constexpr size_t kGoodWidths = 8;
