@@ -26,6 +26,16 @@ inline bool isComparison(Tok op) {
          op == Tok::EqEq || op == Tok::NotEq;
 }
 
+// Comparison `op` of two values of one C type (integers, addresses or floating values).
+template <class T> bool compareAs(Tok op, T a, T b) {
+  return op == Tok::Less        ? a < b
+         : op == Tok::Greater   ? a > b
+         : op == Tok::LessEq    ? a <= b
+         : op == Tok::GreaterEq ? a >= b
+         : op == Tok::EqEq      ? a == b
+                                : a != b;
+}
+
 // Values are held in unsigned __int128: truncated to the type, sign-extended when it is signed.
 struct IntArith {
   using U = unsigned __int128;
@@ -72,8 +82,7 @@ struct IntArith {
 
   // A comparison ('<', '>', '<=', '>=', '==', '!=') of two values of this type.
   bool compare(Tok op, U a, U b) const {
-    if (is_signed) return holds(op, S(a), S(b));
-    return holds(op, a, b);
+    return is_signed ? compareAs(op, S(a), S(b)) : compareAs(op, a, b);
   }
 
   // A binary operator of C but '&&', '||' and ',' on two values of this type (a shift count too:
@@ -124,16 +133,6 @@ struct IntArith {
       r = compare(op, a, b);
       return IntStatus::Ok;
     }
-  }
-
-private:
-  template <class T> static bool holds(Tok op, T a, T b) {
-    return op == Tok::Less        ? a < b
-           : op == Tok::Greater   ? a > b
-           : op == Tok::LessEq    ? a <= b
-           : op == Tok::GreaterEq ? a >= b
-           : op == Tok::EqEq      ? a == b
-                                  : a != b;
   }
 };
 

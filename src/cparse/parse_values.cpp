@@ -275,14 +275,7 @@ Value Parser::arith(Tok op, const Value& a, const Value& b, const Loc& at, bool 
     if (comparison) {
       r = intValue(int_, 0, a.known && b.known);
       r.folded = true;
-      uint64_t x = uint64_t(a.bits), y = uint64_t(b.bits);
-      bool v = op == Tok::Less        ? x < y
-               : op == Tok::Greater   ? x > y
-               : op == Tok::LessEq    ? x <= y
-               : op == Tok::GreaterEq ? x >= y
-               : op == Tok::EqEq      ? x == y
-                                      : x != y;
-      r.bits = v;
+      r.bits = compareAs(op, uint64_t(a.bits), uint64_t(b.bits));
       return r;
     }
     if (op == Tok::Plus || op == Tok::Minus) {
@@ -323,13 +316,7 @@ Value Parser::arith(Tok op, const Value& a, const Value& b, const Loc& at, bool 
     Value x = convert(a, t, at, false), y = convert(b, t, at, false);
     bool known = x.known && y.known;
     if (comparison) {
-      bool v = op == Tok::Less        ? x.f < y.f
-               : op == Tok::Greater   ? x.f > y.f
-               : op == Tok::LessEq    ? x.f <= y.f
-               : op == Tok::GreaterEq ? x.f >= y.f
-               : op == Tok::EqEq      ? x.f == y.f
-                                      : x.f != y.f;
-      Value r = intValue(int_, v, known);
+      Value r = intValue(int_, compareAs(op, x.f, y.f), known);
       r.folded = folded;
       return r;
     }
