@@ -15,12 +15,24 @@
 
 namespace abikit::cli {
 
+/// The groups of target flags a command takes besides --target (its help lists only those).
+enum TargetFlagGroup : uint32_t {
+  kRiscvFlags = 1u << 0,    // -march, -mabi, -mcmodel
+  kCpuFlag = 1u << 1,       // -mcpu
+  kAmdgpuFlags = 1u << 2,   // -mcode-object-version
+  kIpuFlags = 1u << 3,      // -msupervisor, -mworker
+  kVendorAbiFlag = 1u << 4, // --abi-variant (DPU, IPU)
+  kAllTargetFlags = (1u << 5) - 1,
+};
+
 /// --target, -march, -mabi, -mcpu, -mcmodel, -mcode-object-version, -msupervisor, -mworker,
 /// --abi-variant: the target selection shared by every command that needs a target.
 struct TargetFlags {
   TargetOptions options;
   std::string abi_variant = "compiler";
-  void add(CLI::App& app);
+  /// Registers --target and the flags of `groups` (a command for one family takes only the
+  /// flags that family reads).
+  void add(CLI::App& app, uint32_t groups = kAllTargetFlags);
   Target resolve() const; // throws abikit::Error
 };
 

@@ -17,19 +17,27 @@
 
 namespace abikit::cli {
 
-void TargetFlags::add(CLI::App& app) {
+void TargetFlags::add(CLI::App& app, uint32_t groups) {
   app.add_option("--target", options.triple, "Target triple or xDSL target name")->required();
-  app.add_option("--march", options.march, "RISC-V ISA string (-march=rv64gc)");
-  app.add_option("--mabi", options.mabi, "RISC-V ABI (-mabi=lp64d)");
-  app.add_option("--mcpu", options.mcpu, "Processor (-mcpu=gfx90a:xnack+, sm_70, ipu2, v1A)");
-  app.add_option("--mcmodel", options.mcmodel, "RISC-V code model (medlow, medany, large)");
-  app.add_option("--mcode-object-version", options.code_object_version,
-                 "AMDGPU code object version");
-  app.add_flag("--msupervisor", options.msupervisor, "IPU: supervisor code");
-  app.add_flag("--mworker", options.mworker, "IPU: worker code (default)");
-  app.add_option("--abi-variant", abi_variant,
-                 "DPU/IPU: follow the vendor compiler or the seed document's text")
-      ->check(CLI::IsMember({"compiler", "documented"}));
+  if (groups & kRiscvFlags) {
+    app.add_option("--march", options.march, "RISC-V ISA string (-march=rv64gc)");
+    app.add_option("--mabi", options.mabi, "RISC-V ABI (-mabi=lp64d)");
+  }
+  if (groups & kCpuFlag)
+    app.add_option("--mcpu", options.mcpu, "Processor (-mcpu=gfx90a:xnack+, sm_70, ipu2, v1A)");
+  if (groups & kRiscvFlags)
+    app.add_option("--mcmodel", options.mcmodel, "RISC-V code model (medlow, medany, large)");
+  if (groups & kAmdgpuFlags)
+    app.add_option("--mcode-object-version", options.code_object_version,
+                   "AMDGPU code object version");
+  if (groups & kIpuFlags) {
+    app.add_flag("--msupervisor", options.msupervisor, "IPU: supervisor code");
+    app.add_flag("--mworker", options.mworker, "IPU: worker code (default)");
+  }
+  if (groups & kVendorAbiFlag)
+    app.add_option("--abi-variant", abi_variant,
+                   "DPU/IPU: follow the vendor compiler or the seed document's text")
+        ->check(CLI::IsMember({"compiler", "documented"}));
 }
 
 Target TargetFlags::resolve() const {

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
+#include <vector>
 
 namespace {
 
@@ -61,14 +63,51 @@ private:
   }
 };
 
+// The edit distance of two words (for "did you mean" suggestions).
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "; did you mean 'X'?" for the candidate nearest to `word`, when one is near enough.
+std::string suggestion(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string* best = nullptr;
+  size_t best_d = 0;
+  for (const std::string& c : candidates) {
+    size_t d = editDistance(word, c);
+    if (!best || d < best_d) best = &c, best_d = d;
+  }
+  if (!best || best_d > std::max<size_t>(2, word.size() / 3)) return "";
+  return "; did you mean '" + *best + "'?";
+}
+
+// A command-line error: the message, and where to look; exit status 2.
+int usageError(const std::string& message, const std::string& help) {
+  std::fprintf(stderr, "abikit: error: %s\n", message.c_str());
+  std::fprintf(stderr, "Run '%s' for usage.\n", help.c_str());
+  return 2;
+}
+
 } // namespace
 
 int abikit::cli::run(int argc, char** argv) {
   using namespace abikit::cli;
   CLI::App app{"abikit: target descriptions and exact ABI answers for RISC-V, NVPTX, AMDGPU, "
-               "UPMEM DPU and Graphcore IPU"};
+               "UPMEM DPU and Graphcore IPU",
+               "abikit"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
+  app.set_version_flag("--version", "abikit " ABIKIT_VERSION);
   Action action;
   // Building the option tree of a command costs as much as parsing a small header, and a run
   // uses one command: when the first argument names a command and no other argument is the name
@@ -84,14 +123,58 @@ int abikit::cli::run(int argc, char** argv) {
       {"kernarg", addKernargCommand}, {"layout", addLayoutCommand},
       {"elf", addElfCommand},         {"link-check", addLinkCheckCommand}};
   std::vector<std::string> args = normaliseArgs(argc, argv);
-  const Command* only = nullptr;
-  for (const Command& c : kCommands)
-    if (!args.empty() && args[0] == c.name) only = &c;
-  for (size_t i = 1; only && i < args.size(); ++i)
+  std::vector<std::string> names;
+  for (const Command& c : kCommands) names.emplace_back(c.name);
+  auto find = [&](std::string_view word) -> const Command* {
     for (const Command& c : kCommands)
-      if (args[i] == c.name) only = nullptr;
+      if (word == c.name) return &c;
+    return nullptr;
+  };
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+
+  // `abikit help [COMMAND]`: the help of the tool or of that command.
+  bool help = !args.empty() && args[0] == "help";
+  if (help) {
+    if (args.size() > 2) return usageError("'help' takes one command name", "abikit --help");
+    if (args.size() == 2 && !find(args[1]))
+      return usageError("unknown command '" + args[1] + "'" + suggestion(args[1], names),
+                        "abikit --help");
+    args = args.size() == 2 ? std::vector<std::string>{args[1], "--help"}
+                            : std::vector<std::string>{"--help"};
+  }
+  // The command is the first argument; a word there that is none names itself.
+  if (args.empty())
+    return usageError("a command is required (one of " + list + ")", "abikit --help");
+  const Command* only = find(args[0]);
+  if (!only && args[0].rfind("-", 0) != 0)
+    return usageError("unknown command '" + args[0] + "'" + suggestion(args[0], names),
+                      "abikit --help");
+  for (size_t i = 1; only && i < args.size(); ++i)
+    if (find(args[i])) only = nullptr;
   for (const Command& c : kCommands)
     if (!only || &c == only) c.add(app, action);
+
+  // An option the command does not have (`--targt`), named with the nearest one it has.
+  if (only) {
+    CLI::App* sub = app.get_subcommand(only->name);
+    std::vector<std::string> options;
+    for (const CLI::Option* o : sub->get_options())
+      for (const std::string& n : o->get_lnames()) options.push_back("--" + n);
+    for (size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (a == "--") break; // positional arguments follow
+      if (a.size() < 3 || a.compare(0, 2, "--") != 0) continue;
+      std::string name = a.substr(0, a.find('='));
+      if (sub->get_option_no_throw(name) || name == "--help-all") continue;
+      // As the user spelled it (-march, where CLI11 is given --march).
+      std::string user = help ? a : std::string(argv[i + 1]);
+      std::string shown = user.substr(0, user.find('='));
+      return usageError("unknown option '" + shown + "' for 'abikit " + only->name + "'" +
+                            suggestion(name, options),
+                        "abikit help " + std::string(only->name));
+    }
+  }
 
   std::reverse(args.begin(), args.end());
   try {
@@ -100,10 +183,12 @@ int abikit::cli::run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "abikit: error: %s\n", e.what());
-    std::fprintf(stderr, "Run 'abikit --help' for usage.\n");
-    return 2;
+    std::string where = "abikit --help";
+    for (const CLI::App* sub : app.get_subcommands()) where = "abikit help " + sub->get_name();
+    return usageError(e.what(), where);
   }
   if (!action) return 2;
   try {
