@@ -31,7 +31,15 @@ namespace {
 // LLVM's defaults (i1:8, i8:8, i16:16, i32:32, f16:16, f32:32, f64:64, v64:64, v128:128).
 constexpr IrDataLayout::Entry kInts[] = {{1, 1}, {8, 1}, {16, 2}, {32, 4}, {64, 8}, {128, 16}};
 constexpr IrDataLayout::Entry kVectors[] = {{16, 2}, {32, 4}, {64, 8}, {128, 16}};
-const IrDataLayout kDataLayout = {kInts, kVectors, 2, 4, 8, 16};
+// Pointers are as large as the C pointer (no table); every floating type has an IR type.
+const IrDataLayout kDataLayout = {.ints = kInts,
+                                  .vectors = kVectors,
+                                  .half_align = 2,
+                                  .float_align = 4,
+                                  .double_align = 8,
+                                  .fp128_align = 16,
+                                  .pointers = {},
+                                  .no_ir_type = nullptr};
 
 /// How an error message or note names a value (nullptr: the return value).
 std::string describe(const ArgLowering* a, size_t index) {
