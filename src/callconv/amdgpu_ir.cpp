@@ -14,16 +14,6 @@ constexpr size_t kMaxLeaves = 1u << 16;
   throw Error(ErrorKind::Unsupported, std::move(message));
 }
 
-uint64_t alignUp(uint64_t v, uint64_t a) {
-  return a <= 1 ? v : (v + a - 1) / a * a;
-}
-
-uint64_t pow2Ceil(uint64_t v) {
-  uint64_t p = 1;
-  while (p < v) p <<= 1;
-  return p;
-}
-
 const ArrayType* asArray(const Type* t) {
   return dyn<ArrayType>(stripTypedefs(t));
 }
@@ -121,18 +111,30 @@ uint64_t numRegsForType(const LayoutEngine& layout, const Type* t) {
 
 // ----- DataLayout -----------------------------------------------------------------------------
 
+namespace {
+
+// LLVM 14's AMDGPU data layout "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-
+// i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-
+// n32:64-S32-A5-G1-ni:7" on LLVM's defaults (i1:8, i8:8, i16:16, i32:32, f16:16, f32:32,
+// f64:64, v64:64, v128:128). Every vector is aligned naturally (its size rounded up to a power
+// of two), which the v entries agree with for byte-sized elements. Address spaces 2 and 6 are
+// left out: clang-14 gives their pointers 8 bytes in C, LLVM 32 bits. There is no fp128: a long
+// double that is not a double is rejected (clang-14 passes an IR double).
+constexpr IrDataLayout::Entry kInts[] = {{1, 1}, {8, 1}, {16, 2}, {32, 4}, {64, 8}};
+constexpr IrDataLayout::PointerSpace kPointers[] = {
+    {0, 64}, // generic
+    {1, 64}, // global
+    {3, 32}, // local
+    {4, 64}, // constant
+    {5, 32}, // private
+};
+
+} // namespace
+
 uint32_t IrTypes::pointerBits(uint32_t address_space) {
-  switch (address_space) {
-  case 0: // generic
-  case 1: // global
-  case 4: // constant
-    return 64;
-  case 3: // local
-  case 5: // private
-    return 32;
-  default: // 2 and 6: 8 bytes in clang's C, 32 bits in LLVM's DataLayout; 7+: experimental
-    return 0;
-  }
+  for (const IrDataLayout::PointerSpace& p : kPointers)
+    if (p.address_space == address_space) return p.bits;
+  return 0;
 }
 
 std::pair<uint32_t, uint32_t> IrTypes::openclPointer(OpenCLKind k) {
@@ -181,250 +183,40 @@ uint32_t floatBits(const FloatType* f, const LayoutEngine& layout) {
   }
 }
 
-} // namespace
-
-uint32_t IrTypes::align(const Type* t) {
+/// The hook of the DataLayout: the messages for the types it has no IR type for.
+void noIrType(const Type* t, const LayoutEngine& layout) {
   const Type* c = stripTypedefs(t);
-  switch (c->kind) {
-  case TypeKind::Int: {
-    auto* it = static_cast<const IntType*>(c);
-    if (it->ikind == IntKind::Bool && !it->is_bitint) return 1;
-    return intAlign(it->is_bitint ? it->bits : layout_.of(it).size * 8);
-  }
-  case TypeKind::Float:
-    return floatBits(static_cast<const FloatType*>(c), layout_) / 8;
-  case TypeKind::Pointer:
-    return pointerBitsOf(static_cast<const PointerType*>(c)) / 8;
-  case TypeKind::Vector: {
-    auto* vt = static_cast<const VectorType*>(c);
-    return uint32_t(pow2Ceil(layout_.of(vt->element).size * vt->count));
-  }
-  case TypeKind::Complex:
-    return align(static_cast<const ComplexType*>(c)->element);
-  case TypeKind::Array:
-    return align(static_cast<const ArrayType*>(c)->element);
-  case TypeKind::Record:
-    return record(*static_cast<const RecordType*>(c)->decl).align;
-  case TypeKind::Enum:
-    return align(static_cast<const EnumType*>(c)->decl->underlying);
-  case TypeKind::OpenCL:
-    return openclPointer(static_cast<const OpenCLType*>(c)->okind).second / 8;
-  default:
-    fail("the type '" + typeName(t, layout_.context()) + "' has no IR memory type");
-  }
+  if (auto* pt = dyn<PointerType>(c)) (void)pointerBitsOf(pt);
+  if (auto* f = dyn<FloatType>(c)) (void)floatBits(f, layout);
+  fail("the type '" + typeName(t, layout.context()) + "' has no IR memory type");
 }
 
-uint64_t IrTypes::allocSize(const Type* t) {
-  const Type* c = stripTypedefs(t);
-  if (auto* at = dyn<ArrayType>(c)) {
-    if (at->incomplete) return 0;
-    return at->count * allocSize(at->element);
-  }
-  return layout_.of(c).size;
-}
-
-// ----- record lowering ------------------------------------------------------------------------
-
-namespace {
-
-struct Lowering {
-  IrTypes& ir;
-  const LayoutEngine& layout;
-
-  uint64_t allocSize(const IrMember& m) const {
-    switch (m.kind) {
-    case IrMember::Kind::Field:
-      return ir.allocSize(m.type);
-    case IrMember::Kind::Storage:
-      return intAllocSize(m.bits);
-    case IrMember::Kind::Bytes:
-      return m.bytes;
-    }
-    return 0;
-  }
-  uint32_t alignOf(const IrMember& m) const {
-    switch (m.kind) {
-    case IrMember::Kind::Field:
-      return ir.align(m.type);
-    case IrMember::Kind::Storage:
-      return intAlign(m.bits);
-    case IrMember::Kind::Bytes:
-      return 1;
-    }
-    return 1;
-  }
-
-  static IrMember field(uint64_t offset, const Type* t) {
-    IrMember m;
-    m.kind = IrMember::Kind::Field;
-    m.offset = offset;
-    m.type = t;
-    return m;
-  }
-  static IrMember storage(uint64_t offset, uint64_t bits) {
-    IrMember m;
-    m.kind = IrMember::Kind::Storage;
-    m.offset = offset;
-    m.bits = uint32_t(alignUp(bits, 8));
-    return m;
-  }
-  static IrMember bytes(uint64_t offset, uint64_t n) {
-    IrMember m;
-    m.kind = IrMember::Kind::Bytes;
-    m.offset = offset;
-    m.bytes = n;
-    return m;
-  }
-
-  // CGRecordLowering::accumulateBitFields (Itanium, FineGrainedBitfieldAccesses off).
-  void bitFieldRuns(const RecordDecl& rd, const RecordLayout& rl, size_t first, size_t end,
-                    std::vector<IrMember>& out) const {
-    const DataModel& d = layout.context().data();
-    const bool zero_breaks = d.zero_length_bitfield_alignment || d.bitfield_type_alignment;
-    bool in_run = false;
-    uint64_t start = 0, tail = 0;
-    size_t k = first;
-    for (;;) {
-      if (!in_run) {
-        if (k == end) break;
-        const FieldDecl& fd = rd.fields[k];
-        if (fd.bit_width != 0) {
-          in_run = true;
-          start = rl.fields[k].bit_offset;
-          tail = start + uint64_t(fd.bit_width);
-        }
-        ++k;
-        continue;
-      }
-      if (k != end && (rd.fields[k].bit_width != 0 || !zero_breaks) &&
-          tail == rl.fields[k].bit_offset) {
-        tail += uint64_t(rd.fields[k].bit_width);
-        ++k;
-        continue;
-      }
-      out.push_back(storage(start / 8, tail - start));
-      in_run = false;
-    }
-  }
-
-  void lowerStruct(const RecordDecl& rd, const RecordLayout& rl, IrRecord& r) const {
-    std::vector<IrMember>& ms = r.members;
-    const size_t n = rd.fields.size();
-    for (size_t i = 0; i < n;) {
-      if (rd.fields[i].isBitField()) {
-        size_t j = i;
-        while (j < n && rd.fields[j].isBitField()) ++j;
-        bitFieldRuns(rd, rl, i, j, ms);
-        i = j;
-      } else {
-        ms.push_back(field(rl.fields[i].bit_offset / 8, rd.fields[i].type));
-        ++i;
-      }
-    }
-    const uint64_t size = rl.size;
-    if (ms.empty()) {
-      if (size) ms.push_back(bytes(0, size));
-      r.align = 1;
-      return;
-    }
-    std::stable_sort(ms.begin(), ms.end(),
-                     [](const IrMember& a, const IrMember& b) { return a.offset < b.offset; });
-
-    // clipTailPadding: bit-field storage whose alloc size runs into the next member (or the end,
-    // the sentinel) becomes a byte array.
-    size_t prior = 0;
-    uint64_t tail = ms[0].offset + allocSize(ms[0]);
-    for (size_t m = 1; m <= ms.size(); ++m) {
-      uint64_t off = m == ms.size() ? size : ms[m].offset;
-      if (off < tail && ms[prior].kind == IrMember::Kind::Storage)
-        ms[prior] = bytes(ms[prior].offset, ms[prior].bits / 8);
-      if (m == ms.size()) break;
-      prior = m;
-      tail = ms[m].offset + allocSize(ms[m]);
-    }
-
-    // determinePacked.
-    uint32_t alignment = 1;
-    bool packed = false;
-    for (const IrMember& m : ms) {
-      uint32_t a = alignOf(m);
-      if (m.offset % a) packed = true;
-      alignment = std::max(alignment, a);
-    }
-    if (size % alignment) packed = true;
-    // The sentinel becomes i<8 * alignment> when the struct is not packed.
-    const uint32_t sentinel_align = packed ? 1 : intAlign(uint64_t(alignment) * 8);
-
-    // insertPadding.
-    std::vector<IrMember> padding;
-    uint64_t at = 0;
-    for (size_t m = 0; m <= ms.size(); ++m) {
-      const bool end = m == ms.size();
-      uint64_t off = end ? size : ms[m].offset;
-      uint32_t a = packed ? 1 : end ? sentinel_align : alignOf(ms[m]);
-      if (off < at)
-        fail("the IR layout of '" + rd.displayName(layout.context()) +
-             "' (members overlap in abikit's model)");
-      if (off != alignUp(at, a)) padding.push_back(bytes(at, off - at));
-      if (!end) at = off + allocSize(ms[m]);
-    }
-    if (!padding.empty()) {
-      ms.insert(ms.end(), padding.begin(), padding.end());
-      std::stable_sort(ms.begin(), ms.end(),
-                       [](const IrMember& a, const IrMember& b) { return a.offset < b.offset; });
-    }
-    r.packed = packed;
-    r.align = packed ? 1 : alignment;
-  }
-
-  // CGRecordLowering::lowerUnion (C: every union is zero-initialisable).
-  void lowerUnion(const RecordDecl& rd, const RecordLayout& rl, IrRecord& r) const {
-    bool have = false;
-    IrMember best;
-    for (const FieldDecl& fd : rd.fields) {
-      if (fd.isBitField() && fd.bit_width == 0) continue;
-      IrMember m;
-      if (fd.isBitField()) {
-        uint64_t type_bits = layout.of(fd.type).size * 8;
-        m = storage(0, std::min<uint64_t>(uint64_t(fd.bit_width), type_bits));
-      } else {
-        m = field(0, fd.type);
-      }
-      if (!have || alignOf(m) > alignOf(best) ||
-          (alignOf(m) == alignOf(best) && allocSize(m) > allocSize(best))) {
-        best = m;
-        have = true;
-      }
-    }
-    const uint64_t size = rl.size;
-    if (!have) {
-      if (size) r.members.push_back(bytes(0, size));
-      r.align = 1;
-      return;
-    }
-    if (size < allocSize(best)) best = bytes(0, size);
-    r.members.push_back(best);
-    uint64_t used = allocSize(best);
-    if (size > used) r.members.push_back(bytes(used, size - used));
-    uint32_t a = alignOf(best);
-    r.packed = size % a != 0;
-    r.align = r.packed ? 1 : a;
-  }
+const IrDataLayout kDataLayout = {
+    .ints = kInts,
+    .vectors = {},
+    .half_align = 2,
+    .float_align = 4,
+    .double_align = 8,
+    .fp128_align = 0,
+    .pointers = kPointers,
+    .no_ir_type = noIrType,
 };
 
 } // namespace
 
+IrTypes::IrTypes(const LayoutEngine& layout) : layout_(layout), ir_(layout, kDataLayout) {}
+
+uint32_t IrTypes::align(const Type* t) {
+  if (auto* ot = dyn<OpenCLType>(stripTypedefs(t))) return openclPointer(ot->okind).second / 8;
+  return ir_.of(t).align;
+}
+
+uint64_t IrTypes::allocSize(const Type* t) {
+  return ir_.of(t).size;
+}
+
 const IrRecord& IrTypes::record(const RecordDecl& rd) {
-  auto it = records_.find(&rd);
-  if (it != records_.end()) return it->second;
-  const RecordLayout& rl = layout_.of(rd);
-  IrRecord r;
-  Lowering low{*this, layout_};
-  if (rd.is_union)
-    low.lowerUnion(rd, rl, r);
-  else
-    low.lowerStruct(rd, rl, r);
-  return records_.emplace(&rd, std::move(r)).first->second;
+  return ir_.record(rd);
 }
 
 // ----- leaves ---------------------------------------------------------------------------------

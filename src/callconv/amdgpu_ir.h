@@ -1,60 +1,27 @@
 // Internal: the LLVM IR types clang-14 gives C types on amdgcn, as far as calling conventions and
 // kernel arguments need them (docs/targets/amdgpu.md "Calling convention", "Kernel arguments").
 //
-//  - Record lowering as clang-14's CGRecordLowering does it (CGRecordLayoutBuilder.cpp): fields
-//    in order, runs of contiguous bit-fields stored as one iN (N rounded up to bytes), storage
-//    that would overlap the next member or the record's end clipped to an [N x i8], the struct
-//    packed when a member is misaligned for its IR type or the size is not a multiple of the IR
-//    alignment, and [N x i8] padding wherever the next member is not at the naturally aligned
-//    offset (the end counts as a member of type i<8 * IR alignment>). Unions keep one storage
-//    member (the most aligned, then the largest) plus padding.
-//  - The AMDGPU DataLayout of LLVM 14 (reference/gpu.md §2.1): integers without an entry take
-//    the alignment of the next larger listed one (i1, i8, i16, i32, i64) or of i64, so i128 and
-//    every bit-field storage wider than 64 bits are 8-aligned; pointers into address spaces 3
-//    and 5 are 32-bit; vectors are aligned to their size rounded up to a power of two.
+//  - Records are lowered by the shared record lowering (ir_layout.h: CGRecordLowering with
+//    padding) under the AMDGPU DataLayout of LLVM 14 (reference/gpu.md §2.1, kept as data in
+//    amdgpu_ir.cpp): integers without an entry take the alignment of the next larger listed one
+//    (i1, i8, i16, i32, i64) or of i64, so i128 and every bit-field storage wider than 64 bits
+//    are 8-aligned; pointers into address spaces 3 and 5 are 32-bit; vectors are aligned to
+//    their size rounded up to a power of two.
 //  - Leaves: the scalars (integers, half/float/double, pointers) and vectors a value is made of
 //    once records, arrays and _Complex are taken apart, with their byte offsets — what the
 //    backend splits into registers.
 #pragma once
 
 #include "core.h"
+#include "ir_layout.h"
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace abikit::detail::amdgpu {
 
-/// LLVM 14 AMDGPU DataLayout ABI alignment of an integer type of `bits` bits.
-inline uint32_t intAlign(uint64_t bits) {
-  return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
-}
-/// DataLayout alloc size of iN in bytes.
-inline uint64_t intAllocSize(uint64_t bits) {
-  uint64_t store = (bits + 7) / 8;
-  uint64_t a = intAlign(bits);
-  return (store + a - 1) / a * a;
-}
-
-/// One data member of a lowered record (CGRecordLowering's MemberInfo with data).
-struct IrMember {
-  enum class Kind : uint8_t {
-    Field,   // an ordinary field: `type` (its memory type)
-    Storage, // the storage of a run of bit-fields, or a union bit-field: i<bits>
-    Bytes,   // padding or clipped bit-field storage: [bytes x i8] (one i8 when bytes == 1)
-  };
-  Kind kind = Kind::Field;
-  uint64_t offset = 0; // bytes from the start of the record
-  const Type* type = nullptr;
-  uint32_t bits = 0;
-  uint64_t bytes = 0;
-};
-
-struct IrRecord {
-  std::vector<IrMember> members; // the IR struct's elements, in order
-  bool packed = false;           // an LLVM packed struct (<{ ... }>)
-  uint32_t align = 1;            // its DataLayout ABI alignment
-};
+using detail::IrMember;
+using detail::IrRecord;
 
 /// A scalar or vector of the IR value, with its byte offset within the whole value.
 struct Leaf {
@@ -74,7 +41,7 @@ struct Leaf {
 /// construct; callers add which argument it was).
 class IrTypes {
 public:
-  explicit IrTypes(const LayoutEngine& layout) : layout_(layout) {}
+  explicit IrTypes(const LayoutEngine& layout);
 
   const LayoutEngine& layout() const { return layout_; }
 
@@ -107,7 +74,7 @@ private:
   void scalarLeaf(const Type* t, uint64_t base, bool as_value, std::vector<Leaf>& out);
 
   const LayoutEngine& layout_;
-  std::unordered_map<const RecordDecl*, IrRecord> records_;
+  detail::IrTypes ir_; // the shared lowering under the AMDGPU DataLayout
 };
 
 // ----- clang's record predicates (CodeGen/TargetInfo.cpp) ---------------------------------------
