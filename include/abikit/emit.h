@@ -66,6 +66,8 @@ public:
   OutputSink& operator=(const OutputSink&) = delete;
   virtual ~OutputSink() = default;
   std::string& buffer() { return buffer_; }
+  /// The size at which drain() hands the buffer on (the largest size_t: never).
+  size_t chunk() const { return chunk_; }
   void drain() {
     if (buffer_.size() >= chunk_) flush();
   }
@@ -98,6 +100,10 @@ void checkElfView(const ElfFile& file, const ElfViewOptions& options);
 void writeElfText(const ElfFile& file, const ElfViewOptions& options, OutputSink& sink);
 /// `abikit elf --json`: the JSON object of one file (an element of "files"; keys in docs/elf.md).
 void writeElfJson(const ElfFile& file, const ElfViewOptions& options, OutputSink& sink);
+/// The whole `abikit elf --json` document of several files (`{"schema": ..., "files": [...]}`
+/// and a newline), written to `sink`.
+void writeElfJson(std::span<const ElfFile* const> files, const ElfViewOptions& options,
+                  OutputSink& sink);
 /// The same, appended to a string.
 void appendElfText(const ElfFile& file, const ElfViewOptions& options, std::string& out);
 void appendElfJson(const ElfFile& file, const ElfViewOptions& options, std::string& out);

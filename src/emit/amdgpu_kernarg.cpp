@@ -1,15 +1,13 @@
 // `abikit kernarg`: the kernarg segments of AMDGPU kernels as a text table, as JSON
 // (cli-contract.md) and as the `.amdgpu_metadata` YAML LLVM 14 prints.
 #include "abikit/emit.h"
+#include "json_writer.h"
 
 #include <array>
 #include <cctype>
 #include <cstdlib>
-#include <nlohmann/json.hpp>
 
 namespace abikit {
-
-using nlohmann::ordered_json;
 
 namespace {
 
@@ -247,39 +245,45 @@ std::string kernargYaml(const Target& target, std::span<const KernelArguments> k
 }
 
 std::string kernargJson(const Target& target, std::span<const KernelArguments> kernels) {
-  ordered_json doc;
-  doc["schema"] = "abikit/1";
-  doc["target"] = target.spelling;
-  ordered_json list = ordered_json::array();
+  detail::TextBuffer out;
+  detail::JsonWriter<detail::kJsonPretty> j(out);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  j.field("target", target.spelling);
+  j.key("kernels");
+  j.beginArray();
   for (const KernelArguments& k : kernels) {
-    ordered_json j;
-    j["name"] = std::string(k.name);
-    j["kernarg_segment_size"] = k.kernarg_segment_size;
-    j["kernarg_segment_align"] = k.kernarg_segment_align;
-    ordered_json args = ordered_json::array();
+    j.beginObject();
+    j.field("name", k.name);
+    j.field("kernarg_segment_size", k.kernarg_segment_size);
+    j.field("kernarg_segment_align", k.kernarg_segment_align);
+    j.key("args");
+    j.beginArray();
     for (const KernelArgument& a : k.args) {
-      ordered_json e;
-      if (!a.name.empty()) e["name"] = a.name;
-      if (!a.type_name.empty()) e["type_name"] = a.type_name;
-      e["offset"] = a.offset;
-      e["size"] = a.size;
-      e["value_kind"] = std::string(kernargValueKindName(a.value_kind));
+      j.beginObject();
+      if (!a.name.empty()) j.field("name", a.name);
+      if (!a.type_name.empty()) j.field("type_name", a.type_name);
+      j.field("offset", a.offset);
+      j.field("size", a.size);
+      j.field("value_kind", kernargValueKindName(a.value_kind));
       if (a.address_space != KernargAddressSpace::None)
-        e["address_space"] = std::string(kernargAddressSpaceName(a.address_space));
-      if (a.pointee_align) e["pointee_align"] = a.pointee_align;
-      if (a.access != KernargAccess::None) e["access"] = std::string(kernargAccessName(a.access));
-      if (a.is_const) e["is_const"] = true;
-      if (a.is_restrict) e["is_restrict"] = true;
-      if (a.is_volatile) e["is_volatile"] = true;
-      if (a.is_pipe) e["is_pipe"] = true;
-      args.push_back(std::move(e));
+        j.field("address_space", kernargAddressSpaceName(a.address_space));
+      if (a.pointee_align) j.field("pointee_align", a.pointee_align);
+      if (a.access != KernargAccess::None) j.field("access", kernargAccessName(a.access));
+      if (a.is_const) j.field("is_const", true);
+      if (a.is_restrict) j.field("is_restrict", true);
+      if (a.is_volatile) j.field("is_volatile", true);
+      if (a.is_pipe) j.field("is_pipe", true);
+      j.endObject();
     }
-    j["args"] = std::move(args);
-    if (!k.notes.empty()) j["notes"] = k.notes;
-    list.push_back(std::move(j));
+    j.endArray();
+    if (!k.notes.empty()) j.field("notes", k.notes);
+    j.endObject();
   }
-  doc["kernels"] = std::move(list);
-  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  j.endArray();
+  j.endObject();
+  out.put('\n');
+  return out.take();
 }
 
 std::string kernargText(const Target& target, const TypeContext& ctx,

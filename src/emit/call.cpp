@@ -1,6 +1,6 @@
 // `abikit call`: text and JSON views of calling-convention lowering.
 #include "abikit/emit.h"
-#include "json_text.h"
+#include "json_writer.h"
 
 #include <cstdio>
 #include <unordered_map>
@@ -23,13 +23,15 @@ const char* kindName(ArgKind k) {
   return "?";
 }
 
+using Json = detail::JsonWriter<detail::kJsonLines>;
+
 // Type spellings as JSON strings, computed once per (interned) type.
 class JsonTypeNames {
 public:
   explicit JsonTypeNames(const TypeContext& ctx) : ctx_(ctx) {}
   const std::string& operator()(const Type* t) {
     auto [it, fresh] = names_.try_emplace(t);
-    if (fresh) detail::appendJsonString(it->second, typeName(t, ctx_));
+    if (fresh) it->second = Json::literal(typeName(t, ctx_));
     return it->second;
   }
 
@@ -38,65 +40,52 @@ private:
   std::unordered_map<const Type*, std::string> names_;
 };
 
-void locationJson(std::string& out, const ArgLocation& loc) {
+void locationJson(Json& j, const ArgLocation& loc) {
+  j.beginObject();
   switch (loc.kind) {
   case ArgLocation::Kind::Register:
-    out += "{\"reg\": ";
-    detail::appendJsonString(out, loc.reg);
+    j.field("reg", loc.reg);
     break;
   case ArgLocation::Kind::Stack:
-    out += "{\"stack\": ";
-    detail::appendSigned(out, loc.stack_offset);
+    j.field("stack", loc.stack_offset);
     break;
   case ArgLocation::Kind::Param:
-    out += "{\"param\": ";
-    detail::appendJsonString(out, loc.param);
+    j.field("param", loc.param);
     break;
   case ArgLocation::Kind::Kernarg:
-    out += "{\"kernarg\": ";
-    detail::appendSigned(out, loc.stack_offset);
+    j.field("kernarg", loc.stack_offset);
     break;
   }
-  out += '}';
+  j.endObject();
 }
 
 // One argument (or the return value) as one JSON object on one line.
-void argJson(std::string& out, const ArgLowering& a, JsonTypeNames& names, bool is_return) {
-  out += '{';
-  if (!is_return) {
-    out += "\"name\": ";
-    detail::appendJsonString(out, a.name);
-    out += ", ";
-  }
-  out += "\"type\": ";
-  out += names(a.type);
-  out += ", \"kind\": \"";
-  out += kindName(a.kind);
-  out += '"';
-  if (a.kind == ArgKind::Extend)
-    out += a.extend == ExtendKind::Sign ? ", \"extend\": \"sign\"" : ", \"extend\": \"zero\"";
+void argJson(Json& j, const ArgLowering& a, JsonTypeNames& names, bool is_return) {
+  j.beginObject();
+  if (!is_return) j.field("name", a.name);
+  j.field("type", detail::RawJson{names(a.type)});
+  j.field("kind", kindName(a.kind));
+  if (a.kind == ArgKind::Extend) j.field("extend", a.extend == ExtendKind::Sign ? "sign" : "zero");
   if (a.kind == ArgKind::Indirect) {
     if (is_return)
-      out += a.sret ? ", \"sret\": true" : ", \"sret\": false";
+      j.field("sret", a.sret);
     else
-      out += a.byval ? ", \"byval\": true" : ", \"byval\": false";
-    out += ", \"align\": ";
-    detail::appendNumber(out, a.align);
+      j.field("byval", a.byval);
+    j.field("align", a.align);
   }
-  if (a.variadic) out += ", \"variadic\": true";
-  out += ", \"parts\": [";
-  for (size_t i = 0; i < a.parts.size(); ++i) {
-    const ArgPart& p = a.parts[i];
-    if (i) out += ", ";
-    out += "{\"offset\": ";
-    detail::appendNumber(out, p.offset);
-    out += ", \"size\": ";
-    detail::appendNumber(out, p.size);
-    out += ", \"loc\": ";
-    locationJson(out, p.loc);
-    out += '}';
+  if (a.variadic) j.field("variadic", true);
+  j.key("parts");
+  j.beginArray();
+  for (const ArgPart& p : a.parts) {
+    j.beginObject();
+    j.field("offset", p.offset);
+    j.field("size", p.size);
+    j.key("loc");
+    locationJson(j, p.loc);
+    j.endObject();
   }
-  out += "]}";
+  j.endArray();
+  j.endObject();
 }
 
 std::string whereText(const ArgLowering& a) {
@@ -141,40 +130,45 @@ std::string kindText(const ArgLowering& a) {
 
 std::string callJson(const Target& target, const TypeContext& ctx,
                      std::span<const FunctionLowering> functions) {
-  // Written as text, one argument per line (cli-contract.md): a header of tens of thousands of
+  // Streamed, one argument per line (cli-contract.md): a header of tens of thousands of
   // functions is printed without building a document first.
-  std::string out;
-  out.reserve(256 + functions.size() * 512);
+  detail::TextBuffer out(256 + functions.size() * 512);
+  Json j(out);
   JsonTypeNames names(ctx);
-  out += "{\"schema\": \"abikit/1\", \"target\": ";
-  detail::appendJsonString(out, target.spelling);
-  out += ",\n \"functions\": [";
-  for (size_t k = 0; k < functions.size(); ++k) {
-    const FunctionLowering& f = functions[k];
-    out += k ? ",\n  {\"name\": " : "\n  {\"name\": ";
-    detail::appendJsonString(out, f.name);
-    out += f.variadic ? ", \"variadic\": true" : ", \"variadic\": false";
-    out += ",\n   \"return\": ";
-    argJson(out, f.ret, names, true);
-    out += ",\n   \"params\": [";
-    for (size_t i = 0; i < f.params.size(); ++i) {
-      out += i ? ",\n     " : "\n     ";
-      argJson(out, f.params[i], names, false);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  j.field("target", target.spelling);
+  j.breakLine(1);
+  j.key("functions");
+  j.beginArray();
+  for (const FunctionLowering& f : functions) {
+    j.breakLine(2);
+    j.beginObject();
+    j.field("name", f.name);
+    j.field("variadic", f.variadic);
+    j.breakLine(3);
+    j.key("return");
+    argJson(j, f.ret, names, true);
+    j.breakLine(3);
+    j.key("params");
+    j.beginArray();
+    for (const ArgLowering& a : f.params) {
+      j.breakLine(5);
+      argJson(j, a, names, false);
     }
-    out += "],\n   \"stack_bytes\": ";
-    detail::appendNumber(out, f.stack_bytes);
+    j.endArray();
+    j.breakLine(3);
+    j.field("stack_bytes", f.stack_bytes);
     if (!f.notes.empty()) {
-      out += ",\n   \"notes\": [";
-      for (size_t i = 0; i < f.notes.size(); ++i) {
-        if (i) out += ", ";
-        detail::appendJsonString(out, f.notes[i]);
-      }
-      out += ']';
+      j.breakLine(3);
+      j.field("notes", f.notes);
     }
-    out += '}';
+    j.endObject();
   }
-  out += "]}\n";
-  return out;
+  j.endArray();
+  j.endObject();
+  out.put('\n');
+  return out.take();
 }
 
 std::string callText(const Target& target, const TypeContext& ctx,

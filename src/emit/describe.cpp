@@ -1,14 +1,14 @@
 // `abikit targets` and `abikit describe`: text and JSON views of the target model.
 #include "abikit/emit.h"
+#include "json_writer.h"
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 namespace abikit {
 
-using nlohmann::ordered_json;
-
 namespace {
+
+using Json = detail::JsonWriter<detail::kJsonPretty>;
 
 std::string hex(uint64_t v, int digits) {
   char buf[32];
@@ -73,20 +73,25 @@ std::vector<TypedefRow> typedefRows(const DataModel& d) {
 // ---------------------------------------------------------------------------------------------
 
 std::string targetsJson(const std::vector<TargetSummary>& targets) {
-  ordered_json doc;
-  doc["schema"] = "abikit/1";
-  ordered_json list = ordered_json::array();
+  detail::TextBuffer out;
+  Json j(out);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  j.key("targets");
+  j.beginArray();
   for (const TargetSummary& t : targets) {
-    ordered_json j;
-    j["name"] = t.name;
-    j["family"] = std::string(familyName(t.family));
-    j["description"] = t.description;
-    j["cpus"] = t.cpus;
-    j["abis"] = t.abis;
-    list.push_back(std::move(j));
+    j.beginObject();
+    j.field("name", t.name);
+    j.field("family", familyName(t.family));
+    j.field("description", t.description);
+    j.field("cpus", t.cpus);
+    j.field("abis", t.abis);
+    j.endObject();
   }
-  doc["targets"] = std::move(list);
-  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  j.endArray();
+  j.endObject();
+  out.put('\n');
+  return out.take();
 }
 
 std::string targetsText(const std::vector<TargetSummary>& targets) {
@@ -117,130 +122,195 @@ std::string targetsText(const std::vector<TargetSummary>& targets) {
 
 std::string describeJson(const Target& t) {
   const DataModel& d = t.data;
-  ordered_json doc;
-  doc["schema"] = "abikit/1";
-  doc["target"] = t.spelling;
-  doc["family"] = std::string(familyName(t.family));
-  doc["triple"] = t.triple;
-  doc["arch"] = t.arch;
-  doc["cpu"] = t.cpu;
-  doc["abi_variant"] = t.abi_variant == AbiVariant::Compiler ? "compiler" : "documented";
+  detail::TextBuffer out;
+  Json j(out);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  j.field("target", t.spelling);
+  j.field("family", familyName(t.family));
+  j.field("triple", t.triple);
+  j.field("arch", t.arch);
+  j.field("cpu", t.cpu);
+  j.field("abi_variant", t.abi_variant == AbiVariant::Compiler ? "compiler" : "documented");
 
-  ordered_json dm;
-  dm["endian"] = d.endian == Endian::Little ? "little" : "big";
-  dm["char_signed"] = d.char_signed;
-  ordered_json types;
+  j.key("data_model");
+  j.beginObject();
+  j.field("endian", d.endian == Endian::Little ? "little" : "big");
+  j.field("char_signed", d.char_signed);
+  j.key("types");
+  j.beginObject();
+  auto sizeAlign = [&j](const SizeAlign& sa) {
+    j.field("size", sa.size);
+    j.field("align", sa.align);
+  };
   for (size_t i = 0; i < kNumIntKinds; ++i) {
     const SizeAlign& sa = d.ints[i];
-    types[intKindName(IntKind(i))] =
-        sa.supported() ? ordered_json{{"size", sa.size}, {"align", sa.align}} : ordered_json();
+    j.key(intKindName(IntKind(i)));
+    if (sa.supported()) {
+      j.beginObject();
+      sizeAlign(sa);
+      j.endObject();
+    } else {
+      j.null();
+    }
   }
   for (size_t i = 0; i < kNumFloatKinds; ++i) {
     const SizeAlign& sa = d.floats[i];
-    types[floatKindName(FloatKind(i))] =
-        sa.supported() ? ordered_json{{"size", sa.size},
-                                      {"align", sa.align},
-                                      {"format", formatName(d.float_formats[i])}}
-                       : ordered_json();
+    j.key(floatKindName(FloatKind(i)));
+    if (sa.supported()) {
+      j.beginObject();
+      sizeAlign(sa);
+      j.field("format", formatName(d.float_formats[i]));
+      j.endObject();
+    } else {
+      j.null();
+    }
   }
-  types["void *"] = {{"size", d.pointer.size}, {"align", d.pointer.align}};
-  types["void (*)(void)"] = {{"size", d.function_pointer.size},
-                             {"align", d.function_pointer.align}};
-  types["va_list"] = {{"size", d.va_list.size},
-                      {"align", d.va_list.align},
-                      {"kind", d.va_list_kind == VaListKind::VoidPtr ? "void *" : "char *"}};
-  dm["types"] = std::move(types);
-  ordered_json tds;
-  for (const TypedefRow& r : typedefRows(d)) tds[r.name] = intKindName(r.kind);
-  dm["typedefs"] = std::move(tds);
-  dm["max_vector_align"] = d.max_vector_align;
-  dm["biggest_alignment"] = d.biggest_alignment;
-  dm["default_aligned_attribute"] = d.default_aligned_attr;
-  dm["max_align_t_align"] = d.max_align_t_align;
-  dm["bitint_max_width"] = d.bitint_max_width;
-  dm["bitint_max_align"] = d.bitint_max_align;
-  dm["max_atomic_inline_bits"] = d.max_atomic_inline_bits;
-  dm["bitfields"] = {
-      {"type_alignment", d.bitfield_type_alignment},
-      {"unnamed_and_zero_width_raise_record_alignment", d.zero_length_bitfield_alignment}};
-  doc["data_model"] = std::move(dm);
+  j.key("void *");
+  j.beginObject();
+  sizeAlign(d.pointer);
+  j.endObject();
+  j.key("void (*)(void)");
+  j.beginObject();
+  sizeAlign(d.function_pointer);
+  j.endObject();
+  j.key("va_list");
+  j.beginObject();
+  sizeAlign(d.va_list);
+  j.field("kind", d.va_list_kind == VaListKind::VoidPtr ? "void *" : "char *");
+  j.endObject();
+  j.endObject();
+  j.key("typedefs");
+  j.beginObject();
+  for (const TypedefRow& r : typedefRows(d)) j.field(r.name, intKindName(r.kind));
+  j.endObject();
+  j.field("max_vector_align", d.max_vector_align);
+  j.field("biggest_alignment", d.biggest_alignment);
+  j.field("default_aligned_attribute", d.default_aligned_attr);
+  j.field("max_align_t_align", d.max_align_t_align);
+  j.field("bitint_max_width", d.bitint_max_width);
+  j.field("bitint_max_align", d.bitint_max_align);
+  j.field("max_atomic_inline_bits", d.max_atomic_inline_bits);
+  j.key("bitfields");
+  j.beginObject();
+  j.field("type_alignment", d.bitfield_type_alignment);
+  j.field("unnamed_and_zero_width_raise_record_alignment", d.zero_length_bitfield_alignment);
+  j.endObject();
+  j.endObject();
 
-  ordered_json regs = ordered_json::array();
+  j.key("registers");
+  j.beginArray();
   for (const RegisterInfo& r : t.registers) {
-    ordered_json j;
-    j["name"] = std::string(r.name);
-    if (!r.alias.empty()) j["alias"] = std::string(r.alias);
-    j["file"] = std::string(r.file);
-    j["bits"] = r.bits;
-    j["dwarf"] = r.dwarf >= 0 ? ordered_json(r.dwarf) : ordered_json();
-    j["roles"] = roleList(r.roles);
-    if (!r.components.empty()) j["components"] = splitSpaces(r.components);
-    if (!r.note.empty()) j["note"] = std::string(r.note);
-    regs.push_back(std::move(j));
-  }
-  doc["registers"] = std::move(regs);
-
-  ordered_json st;
-  st["grows"] = t.stack.grows_down ? "down" : "up";
-  st["alignment"] = t.stack.alignment;
-  st["stack_pointer"] = std::string(t.stack.stack_pointer);
-  st["return_address"] =
-      t.stack.return_address.empty() ? ordered_json() : ordered_json(t.stack.return_address);
-  st["frame_pointer"] =
-      t.stack.frame_pointer.empty() ? ordered_json() : ordered_json(t.stack.frame_pointer);
-  st["argument_area"] = std::string(t.stack.argument_area);
-  doc["stack"] = std::move(st);
-
-  ordered_json spaces = ordered_json::array();
-  for (const AddressSpaceInfo& a : t.address_spaces) {
-    ordered_json j;
-    j["number"] = a.number;
-    j["name"] = std::string(a.name);
-    j["c_spelling"] = a.c_spelling.empty() ? ordered_json() : ordered_json(a.c_spelling);
-    j["pointer_bits"] = a.pointer_bits;
-    j["address_bits"] = a.address_bits ? a.address_bits : a.pointer_bits;
-    j["null_value"] =
-        a.null_known ? ordered_json(hex(a.null_value, (a.pointer_bits + 3) / 4)) : ordered_json();
-    if (!a.note.empty()) j["note"] = std::string(a.note);
-    spaces.push_back(std::move(j));
-  }
-  doc["address_spaces"] = std::move(spaces);
-
-  ordered_json mem = ordered_json::array();
-  for (const MemoryRegion& m : t.memory) {
-    ordered_json j;
-    j["name"] = std::string(m.name);
-    j["base"] = m.base;
-    j["base_hex"] = hex(m.base, 8);
-    j["size"] = m.size ? ordered_json(m.size) : ordered_json();
-    if (!m.note.empty()) j["note"] = std::string(m.note);
-    mem.push_back(std::move(j));
-  }
-  doc["memory"] = std::move(mem);
-
-  ordered_json elf;
-  elf["class"] = t.elf.elf_class == 2 ? "ELFCLASS64" : "ELFCLASS32";
-  elf["data"] = t.elf.data == 2 ? "ELFDATA2MSB" : "ELFDATA2LSB";
-  elf["osabi"] = t.elf.osabi;
-  elf["abi_version"] = t.elf.abi_version;
-  elf["e_machine"] = t.elf.machine;
-  elf["machine_name"] = std::string(t.elf.machine_name);
-  elf["e_flags"] = t.elf.flags;
-  elf["e_flags_hex"] = hex(t.elf.flags, 8);
-  elf["relocations"] = t.elf.rela ? "RELA" : "REL";
-  doc["elf"] = std::move(elf);
-
-  ordered_json props;
-  for (const TargetProperty& p : t.properties) {
-    if (!p.list.empty())
-      props[p.key] = p.list;
-    else if (p.is_number)
-      props[p.key] = std::stoll(p.value);
+    j.beginObject();
+    j.field("name", r.name);
+    if (!r.alias.empty()) j.field("alias", r.alias);
+    j.field("file", r.file);
+    j.field("bits", r.bits);
+    j.key("dwarf");
+    if (r.dwarf >= 0)
+      j.value(r.dwarf);
     else
-      props[p.key] = p.value;
+      j.null();
+    j.field("roles", roleList(r.roles));
+    if (!r.components.empty()) j.field("components", splitSpaces(r.components));
+    if (!r.note.empty()) j.field("note", r.note);
+    j.endObject();
   }
-  doc["details"] = std::move(props);
-  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  j.endArray();
+
+  auto stringOrNull = [&j](std::string_view k, std::string_view v) {
+    j.key(k);
+    if (v.empty())
+      j.null();
+    else
+      j.value(v);
+  };
+  j.key("stack");
+  j.beginObject();
+  j.field("grows", t.stack.grows_down ? "down" : "up");
+  j.field("alignment", t.stack.alignment);
+  j.field("stack_pointer", t.stack.stack_pointer);
+  stringOrNull("return_address", t.stack.return_address);
+  stringOrNull("frame_pointer", t.stack.frame_pointer);
+  j.field("argument_area", t.stack.argument_area);
+  j.endObject();
+
+  j.key("address_spaces");
+  j.beginArray();
+  for (const AddressSpaceInfo& a : t.address_spaces) {
+    j.beginObject();
+    j.field("number", a.number);
+    j.field("name", a.name);
+    stringOrNull("c_spelling", a.c_spelling);
+    j.field("pointer_bits", a.pointer_bits);
+    j.field("address_bits", a.address_bits ? a.address_bits : a.pointer_bits);
+    j.key("null_value");
+    if (a.null_known)
+      j.value(hex(a.null_value, (a.pointer_bits + 3) / 4));
+    else
+      j.null();
+    if (!a.note.empty()) j.field("note", a.note);
+    j.endObject();
+  }
+  j.endArray();
+
+  j.key("memory");
+  j.beginArray();
+  for (const MemoryRegion& m : t.memory) {
+    j.beginObject();
+    j.field("name", m.name);
+    j.field("base", m.base);
+    j.field("base_hex", hex(m.base, 8));
+    j.key("size");
+    if (m.size)
+      j.value(m.size);
+    else
+      j.null();
+    if (!m.note.empty()) j.field("note", m.note);
+    j.endObject();
+  }
+  j.endArray();
+
+  j.key("elf");
+  j.beginObject();
+  j.field("class", t.elf.elf_class == 2 ? "ELFCLASS64" : "ELFCLASS32");
+  j.field("data", t.elf.data == 2 ? "ELFDATA2MSB" : "ELFDATA2LSB");
+  j.field("osabi", t.elf.osabi);
+  j.field("abi_version", t.elf.abi_version);
+  j.field("e_machine", t.elf.machine);
+  j.field("machine_name", t.elf.machine_name);
+  j.field("e_flags", t.elf.flags);
+  j.field("e_flags_hex", hex(t.elf.flags, 8));
+  j.field("relocations", t.elf.rela ? "RELA" : "REL");
+  j.endObject();
+
+  // Each key once, at its first place, with its last value (as a JSON object holds them).
+  j.key("details");
+  if (t.properties.empty()) {
+    j.null();
+  } else {
+    j.beginObject();
+    for (size_t i = 0; i < t.properties.size(); ++i) {
+      const std::string& k = t.properties[i].key;
+      bool seen = false;
+      for (size_t e = 0; e < i && !seen; ++e) seen = t.properties[e].key == k;
+      if (seen) continue;
+      const TargetProperty* p = &t.properties[i];
+      for (size_t l = i + 1; l < t.properties.size(); ++l)
+        if (t.properties[l].key == k) p = &t.properties[l];
+      j.key(k);
+      if (!p->list.empty())
+        j.value(p->list);
+      else if (p->is_number)
+        j.value(std::stoll(p->value));
+      else
+        j.value(p->value);
+    }
+    j.endObject();
+  }
+  j.endObject();
+  out.put('\n');
+  return out.take();
 }
 
 std::string describeText(const Target& t) {

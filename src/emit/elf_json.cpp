@@ -1,13 +1,12 @@
-// `abikit elf --json`: schema "abikit/1"; the keys are documented in docs/elf.md. Written with a
-// small streaming writer (not a DOM) so that large symbol and relocation tables stay cheap.
+// `abikit elf --json`: schema "abikit/1"; the keys are documented in docs/elf.md. Streamed
+// (detail::JsonWriter into the OutputSink, no DOM) so that large symbol and relocation tables
+// stay cheap.
 #include "abikit/elf.h"
 #include "abikit/emit.h"
 #include "elf_format.h"
-#include "json_text.h"
+#include "json_writer.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 namespace abikit {
 
@@ -15,172 +14,16 @@ namespace {
 
 using Kind = MsgPackNode::Kind;
 
-// The bytes a JSON string holds as they are: printable ASCII but '"' and '\\'.
-struct PlainTable {
-  bool plain[256] = {};
-  constexpr PlainTable() {
-    for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
-  }
-};
-constexpr PlainTable kPlain{};
+using Json = detail::JsonWriter<detail::kJsonCompact>;
 
-class Json {
-public:
-  explicit Json(OutputSink& sink) : sink_(sink), out_(sink.buffer()) {}
-  /// Between items: hands a full chunk on.
-  void drain() { sink_.drain(); }
-
-  void beginObject() {
-    separate();
-    out_ += '{';
-    first_ = true;
-  }
-  void endObject() {
-    out_ += '}';
-    first_ = false;
-  }
-  void beginArray() {
-    separate();
-    out_ += '[';
-    first_ = true;
-  }
-  void endArray() {
-    out_ += ']';
-    first_ = false;
-  }
-  void key(std::string_view k) {
-    // A short key without bytes to escape (every key this file spells) is one append.
-    if (k.size() <= 64 && plain(k)) {
-      char buf[72];
-      char* p = buf;
-      if (!first_) *p++ = ',';
-      *p++ = '"';
-      p = detail::putStr(p, k);
-      *p++ = '"';
-      *p++ = ':';
-      out_.append(buf, size_t(p - buf));
-    } else {
-      separate();
-      string(k);
-      out_ += ':';
-    }
-    first_ = true; // the value follows without a comma
-  }
-  void value(std::string_view s) {
-    separate();
-    string(s);
-  }
-  void value(const char* s) { value(std::string_view(s)); }
-  void value(uint64_t v) {
-    char buf[24];
-    char* p = buf;
-    if (!first_) *p++ = ',';
-    first_ = false;
-    out_.append(buf, size_t(detail::putDec(p, v) - buf));
-  }
-  void value(int64_t v) {
-    separate();
-    if (v < 0) {
-      out_ += '-';
-      char buf[24];
-      out_.append(buf, size_t(detail::putDec(buf, uint64_t(0) - uint64_t(v)) - buf));
-    } else {
-      char buf[24];
-      out_.append(buf, size_t(detail::putDec(buf, uint64_t(v)) - buf));
-    }
-  }
-  void value(uint32_t v) { value(uint64_t(v)); }
-  void value(int v) { value(int64_t(v)); }
-  void value(bool b) {
-    separate();
-    out_ += b ? "true" : "false";
-  }
-  void value(double d) {
-    separate();
-    if (std::isnan(d) || std::isinf(d)) {
-      string(std::isnan(d) ? "nan" : d < 0 ? "-inf" : "inf");
-      return;
-    }
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", d);
-    out_ += buf;
-  }
-  void null() {
-    separate();
-    out_ += "null";
-  }
-  template <class T> void field(std::string_view k, T v) {
-    key(k);
-    value(v);
-  }
-  void hex(std::string_view k, uint64_t v, int digits) {
-    char buf[24];
-    buf[0] = '0';
-    buf[1] = 'x';
-    key(k);
-    value(std::string_view(buf, size_t(detail::putHex(buf + 2, v, digits) - buf)));
-  }
-  void strings(std::string_view k, const std::vector<std::string>& list) {
-    key(k);
-    beginArray();
-    for (const std::string& s : list) value(s);
-    endArray();
-  }
-
-private:
-  void separate() {
-    if (!first_) out_ += ',';
-    first_ = false;
-  }
-  static bool plain(std::string_view s) {
-    for (char c : s)
-      if (!kPlain.plain[uint8_t(c)]) return false;
-    return true;
-  }
-  // JSON string; each maximal subpart of an ill-formed UTF-8 sequence becomes one U+FFFD, as in
-  // every JSON writer (json_text.h).
-  void string(std::string_view s) {
-    static const char kHex[] = "0123456789abcdef";
-    out_ += '"';
-    size_t i = 0;
-    while (i < s.size()) {
-      unsigned char c = uint8_t(s[i]);
-      if (kPlain.plain[c]) {
-        size_t j = i + 1;
-        while (j < s.size() && kPlain.plain[uint8_t(s[j])]) ++j;
-        out_.append(s.data() + i, j - i);
-        i = j;
-        continue;
-      }
-      if (c == '"' || c == '\\') {
-        out_ += '\\';
-        out_ += char(c);
-      } else if (c == '\n') {
-        out_ += "\\n";
-      } else if (c == '\t') {
-        out_ += "\\t";
-      } else if (c == '\r') {
-        out_ += "\\r";
-      } else if (c < 0x20) {
-        out_ += "\\u00";
-        out_ += kHex[c >> 4];
-        out_ += kHex[c & 15];
-      } else {
-        auto* p = reinterpret_cast<const unsigned char*>(s.data());
-        bool valid;
-        size_t len = detail::utf8Sequence(p + i, p + s.size(), valid);
-        out_.append(valid ? s.substr(i, len) : std::string_view("\xEF\xBF\xBD"));
-        i += len;
-        continue;
-      }
-      ++i;
-    }
-    out_ += '"';
-  }
-  OutputSink& sink_;
-  std::string& out_;
-  bool first_ = true;
-};
+// A value as a hex string of `digits` digits ("0x0000002a").
+void hex(Json& j, std::string_view k, uint64_t v, int digits) {
+  char buf[24];
+  buf[0] = '0';
+  buf[1] = 'x';
+  j.key(k);
+  j.value(std::string_view(buf, size_t(detail::putHex(buf + 2, v, digits) - buf)));
+}
 
 std::string hexString(std::span<const uint8_t> d) {
   static const char kHex[] = "0123456789abcdef";
@@ -280,7 +123,7 @@ void header(Json& j, const ElfFile& f) {
   j.field("version", h.version);
   j.field("entry", h.entry);
   j.field("flags", h.flags);
-  j.hex("flags_hex", h.flags, 8);
+  hex(j, "flags_hex", h.flags, 8);
   j.field("phoff", h.phoff);
   j.field("shoff", h.shoff);
   j.field("phnum", h.phnum);
@@ -297,15 +140,15 @@ void header(Json& j, const ElfFile& f) {
     j.field("family", familyName(f.machine()->family));
     j.field("triple", fi.target);
     j.field("processor", fi.processor);
-    j.strings("flag_names", fi.flag_names);
+    j.field("flag_names", fi.flag_names);
     j.key("properties");
     j.beginObject();
     for (const auto& [k, v] : fi.properties) j.field(k, v);
     j.endObject();
-    j.strings("problems", fi.problems);
+    j.field("problems", fi.problems);
     j.endObject();
   }
-  j.strings("problems", f.problems());
+  j.field("problems", f.problems());
 }
 
 void sections(Json& j, const ElfFile& f) {
@@ -386,7 +229,7 @@ void attributes(Json& j, const ElfFile& f) {
       j.endObject();
     }
     j.endArray();
-    j.strings("problems", attrs.problems);
+    j.field("problems", attrs.problems);
     j.endObject();
   }
   j.endArray();
@@ -403,9 +246,9 @@ void kernelDescriptor(Json& j, const AmdgpuKernelDescriptor& kd) {
   j.field("compute_pgm_rsrc2", kd.compute_pgm_rsrc2);
   j.field("compute_pgm_rsrc3", kd.compute_pgm_rsrc3);
   j.field("kernel_code_properties", uint32_t(kd.kernel_code_properties));
-  j.strings("kernel_code_property_names", kd.properties);
+  j.field("kernel_code_property_names", kd.properties);
   j.field("kernarg_preload", uint32_t(kd.kernarg_preload));
-  j.strings("problems", kd.problems);
+  j.field("problems", kd.problems);
   j.endObject();
 }
 
@@ -489,8 +332,8 @@ void relocations(Json& j, const ElfFile& f) {
       if (rel && !rel->moves.empty())
         if (auto p = relocationPatch(f, t, r)) {
           j.field("value", p->value);
-          j.hex("field_before", p->before, p->size * 2);
-          j.hex("field_after", p->after, p->size * 2);
+          hex(j, "field_before", p->before, p->size * 2);
+          hex(j, "field_after", p->after, p->size * 2);
         }
       j.endObject();
       j.drain();
@@ -568,17 +411,14 @@ void notes(Json& j, const ElfFile& f) {
       }
     }
     if (d.raw) j.field("data_hex", hexString(n.desc));
-    j.strings("problems", d.problems);
+    j.field("problems", d.problems);
     j.endObject();
     j.drain();
   }
   j.endArray();
 }
 
-} // namespace
-
-void writeElfJson(const ElfFile& file, const ElfViewOptions& options, OutputSink& sink) {
-  Json j(sink);
+void fileObject(Json& j, const ElfFile& file, const ElfViewOptions& options) {
   j.beginObject();
   j.field("file", file.name());
   header(j, file);
@@ -593,6 +433,28 @@ void writeElfJson(const ElfFile& file, const ElfViewOptions& options, OutputSink
   j.drain();
 }
 
+} // namespace
+
+void writeElfJson(const ElfFile& file, const ElfViewOptions& options, OutputSink& sink) {
+  detail::TextBuffer out(sink);
+  Json j(out);
+  fileObject(j, file, options);
+}
+
+void writeElfJson(std::span<const ElfFile* const> files, const ElfViewOptions& options,
+                  OutputSink& sink) {
+  detail::TextBuffer out(sink);
+  Json j(out);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  j.key("files");
+  j.beginArray();
+  for (const ElfFile* f : files) fileObject(j, *f, options);
+  j.endArray();
+  j.endObject();
+  out.put('\n');
+}
+
 void appendElfJson(const ElfFile& file, const ElfViewOptions& options, std::string& out) {
   OutputSink sink(std::move(out));
   try {
@@ -605,13 +467,9 @@ void appendElfJson(const ElfFile& file, const ElfViewOptions& options, std::stri
 }
 
 std::string elfJson(std::span<const ElfFile* const> files, const ElfViewOptions& options) {
-  std::string out = "{\"schema\":\"abikit/1\",\"files\":[";
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (i) out += ',';
-    appendElfJson(*files[i], options, out);
-  }
-  out += "]}\n";
-  return out;
+  OutputSink sink;
+  writeElfJson(files, options, sink);
+  return std::move(sink.buffer());
 }
 
 std::string elfText(std::span<const ElfFile* const> files, const ElfViewOptions& options) {

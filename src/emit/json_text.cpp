@@ -1,31 +1,16 @@
 #include "json_text.h"
 
+#include "abikit/emit.h"
+
 #include <algorithm>
 #include <array>
-#include <charconv>
 
 namespace abikit::detail {
 
-void appendNumber(std::string& out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-void appendSigned(std::string& out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-void appendJsonString(std::string& out, std::string_view s) {
-  size_t old = out.size();
-  out.resize(old + 2 + s.size() * 6);
-  char* p = out.data() + old;
-  *p++ = '"';
-  p = escapeJsonChars(p, s);
-  *p++ = '"';
-  out.resize(size_t(p - out.data()));
+TextBuffer::TextBuffer(OutputSink& sink)
+    : buf_(&sink.buffer()), sink_(&sink), chunk_(sink.chunk()) {
+  base_ = buf_->data();
+  p_ = end_ = base_ + buf_->size();
 }
 
 void TextBuffer::grow(size_t n) {
@@ -35,10 +20,20 @@ void TextBuffer::grow(size_t n) {
   constexpr size_t kSlice = size_t(64) << 10;
   size_t used = size();
   size_t want = used + std::max(n, kSlice);
-  if (want > buf_.capacity()) buf_.reserve(std::max(want, buf_.capacity() * 2));
-  buf_.resize(want);
-  p_ = buf_.data() + used;
-  end_ = buf_.data() + buf_.size();
+  if (want > buf_->capacity()) buf_->reserve(std::max(want, buf_->capacity() * 2));
+  buf_->resize(want);
+  base_ = buf_->data();
+  p_ = base_ + used;
+  end_ = base_ + buf_->size();
+}
+
+void TextBuffer::handOn() {
+  // The sink's buffer holds the text (no slack) while the sink reads it; it flushes a full
+  // chunk, and writing goes on after what it kept.
+  commit();
+  sink_->drain();
+  base_ = buf_->data();
+  p_ = end_ = base_ + buf_->size();
 }
 
 size_t utf8Sequence(const unsigned char* p, const unsigned char* end, bool& valid) {
@@ -83,8 +78,15 @@ constexpr auto kPlain = [] {
 
 } // namespace
 
-char* escapeJsonChars(char* p, std::string_view s) {
+template <uint32_t ShortEscapes> char* escapeJsonChars(char* p, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
+  // The letter of JSON's short escapes, by control character (a bit of `short_escapes` without
+  // one has no effect).
+  static constexpr auto kShort = [] {
+    std::array<char, 32> t{};
+    t['\b'] = 'b', t['\t'] = 't', t['\n'] = 'n', t['\f'] = 'f', t['\r'] = 'r';
+    return t;
+  }();
   auto* q = reinterpret_cast<const unsigned char*>(s.data());
   auto* end = q + s.size();
   while (q < end) {
@@ -111,6 +113,10 @@ char* escapeJsonChars(char* p, std::string_view s) {
       *p++ = '\\';
       *p++ = char(u);
       ++q;
+    } else if (ShortEscapes != 0 && u < 0x20 && (ShortEscapes >> u & 1) && kShort[u]) {
+      *p++ = '\\';
+      *p++ = kShort[u];
+      ++q;
     } else if (u < 0x20) {
       std::memcpy(p, "\\u00", 4);
       p[4] = kHex[u >> 4];
@@ -129,5 +135,9 @@ char* escapeJsonChars(char* p, std::string_view s) {
   }
   return p;
 }
+
+template char* escapeJsonChars<kShortEscapesNone>(char*, std::string_view);
+template char* escapeJsonChars<kShortEscapesLines>(char*, std::string_view);
+template char* escapeJsonChars<kShortEscapesAll>(char*, std::string_view);
 
 } // namespace abikit::detail

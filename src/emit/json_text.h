@@ -1,5 +1,6 @@
-// Streaming JSON text for the writers that produce large documents (layout, call): appends to one
-// std::string instead of building a DOM.
+// The text every JSON document is written into (detail::TextBuffer: one growing std::string, or
+// the buffer of an OutputSink handed on in chunks) and the escaping of JSON strings. The writer
+// of the documents' structure is detail::JsonWriter (json_writer.h).
 #pragma once
 
 #include <charconv>
@@ -7,6 +8,10 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+
+namespace abikit {
+class OutputSink;
+}
 
 namespace abikit::detail {
 
@@ -19,28 +24,61 @@ namespace abikit::detail {
 /// with `valid` set when they are one well-formed character; otherwise the length of the maximal
 /// subpart (1 to 3 bytes), which is replaced by one U+FFFD.
 size_t utf8Sequence(const unsigned char* p, const unsigned char* end, bool& valid);
+
+/// Which control characters get a two-character escape (a bit per character: bit 10 for '\n')
+/// rather than \u00XX. The documents of nlohmann-json's dump() use all five of JSON's short
+/// forms, the ELF document those of the line breaks and the tab, layout and call none.
+inline constexpr uint32_t kShortEscapesNone = 0;
+inline constexpr uint32_t kShortEscapesLines = 1u << '\t' | 1u << '\n' | 1u << '\r';
+inline constexpr uint32_t kShortEscapesAll = kShortEscapesLines | 1u << '\b' | 1u << '\f';
+
 /// Writes the characters of `s` escaped for the inside of a JSON string literal to `p`, which
-/// has room for 6 * s.size() bytes; returns the end of what was written.
+/// has room for 6 * s.size() bytes; returns the end of what was written. `ShortEscapes` is one
+/// of the kShortEscapes* constants (each is compiled apart: the common case tests nothing more).
+template <uint32_t ShortEscapes = kShortEscapesNone>
 char* escapeJsonChars(char* p, std::string_view s);
+extern template char* escapeJsonChars<kShortEscapesNone>(char*, std::string_view);
+extern template char* escapeJsonChars<kShortEscapesLines>(char*, std::string_view);
+extern template char* escapeJsonChars<kShortEscapesAll>(char*, std::string_view);
 
 /// Appends `s` as a JSON string literal (quotes and escapes added).
-void appendJsonString(std::string& out, std::string_view s);
-/// Appends a decimal number.
-void appendNumber(std::string& out, uint64_t v);
-void appendSigned(std::string& out, int64_t v);
+template <uint32_t ShortEscapes = kShortEscapesNone>
+void appendJsonString(std::string& out, std::string_view s) {
+  size_t old = out.size();
+  out.resize(old + 2 + s.size() * 6);
+  char* p = out.data() + old;
+  *p++ = '"';
+  p = escapeJsonChars<ShortEscapes>(p, s);
+  *p++ = '"';
+  out.resize(size_t(p - out.data()));
+}
 
 /// One growing output buffer for documents of many megabytes: room() makes space for a known
 /// number of bytes once, then the writer stores through a plain pointer (no capacity check and
 /// no call per piece). take() hands the text over as a std::string without copying it.
+///
+/// Attached to an OutputSink, it appends to the sink's buffer() instead, and drain() (called
+/// between items) hands each full chunk on: memory stays bounded by the chunk and the largest
+/// item. The sink's buffer() holds exactly the text written once drain() has handed a chunk on
+/// and once the TextBuffer is destroyed.
 class TextBuffer {
 public:
   /// `reserve`: the expected size (allocated at once, but not touched before it is written).
-  explicit TextBuffer(size_t reserve = 0) {
-    buf_.reserve(reserve);
-    p_ = end_ = buf_.data();
+  explicit TextBuffer(size_t reserve = 0) : buf_(&own_) {
+    own_.reserve(reserve);
+    p_ = end_ = base_ = own_.data();
+  }
+  explicit TextBuffer(OutputSink& sink);
+  ~TextBuffer() {
+    if (sink_) commit();
   }
   TextBuffer(const TextBuffer&) = delete;
   TextBuffer& operator=(const TextBuffer&) = delete;
+
+  /// Between items: with a sink, hands a full chunk on.
+  void drain() {
+    if (sink_ && size() >= chunk_) handOn();
+  }
 
   /// At least `n` writable bytes at the returned pointer; finish with advance().
   char* room(size_t n) {
@@ -81,33 +119,32 @@ public:
     char* p = room(20);
     p_ = std::to_chars(p, p + 20, v).ptr;
   }
-  /// `s` as a JSON string literal (quotes and escapes added).
-  void jsonString(std::string_view s) {
-    put('"');
-    jsonChars(s);
-    put('"');
-  }
-  /// The characters of `s` escaped for the inside of a JSON string literal.
-  void jsonChars(std::string_view s) {
-    // Every byte takes at most six bytes (\u00XX; U+FFFD takes three for one or more bytes).
-    p_ = escapeJsonChars(room(s.size() * 6), s);
-  }
-
-  size_t size() const { return size_t(p_ - buf_.data()); }
+  size_t size() const { return size_t(p_ - base_); }
+  /// The text (not with a sink).
   std::string take() {
-    buf_.resize(size());
+    commit();
     std::string s;
-    s.swap(buf_);
-    p_ = end_ = buf_.data();
+    s.swap(own_);
+    p_ = end_ = base_ = own_.data();
     return s;
   }
 
 private:
   void grow(size_t n);
+  void commit() {
+    buf_->resize(size());
+    base_ = buf_->data();
+    p_ = end_ = base_ + buf_->size();
+  }
+  void handOn();
 
-  std::string buf_;         // its size is the capacity in use; the text is [data, p_)
-  char* p_ = buf_.data();   // next byte to write
-  char* end_ = buf_.data(); // end of the writable bytes
+  std::string own_;            // the text when there is no sink
+  std::string* buf_;           // own_ or the sink's buffer: its size is the capacity in use
+  OutputSink* sink_ = nullptr; // where full chunks go
+  size_t chunk_ = ~size_t(0);  // the sink's chunk
+  char* p_ = nullptr;          // next byte to write; the text is [base_, p_)
+  char* end_ = nullptr;        // end of the writable bytes
+  char* base_ = nullptr;       // buf_->data()
 };
 
 } // namespace abikit::detail

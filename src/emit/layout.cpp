@@ -1,10 +1,11 @@
 // `abikit layout`: the text view (pahole-like: offsets, sizes, bit positions, every hole and the
 // tail padding) and the JSON view (cli-contract.md) of record layouts.
 //
-// Both views stream into one growing buffer (detail::TextBuffer): numbers are formatted with
-// std::to_chars in place, each type is spelled once, and no string is built per member.
+// Both views stream into one growing buffer (detail::TextBuffer; the JSON view through
+// detail::JsonWriter): numbers are formatted with std::to_chars in place, each type is spelled
+// once, and no string is built per member.
 #include "abikit/emit.h"
-#include "json_text.h"
+#include "json_writer.h"
 
 #include <algorithm>
 #include <charconv>
@@ -35,30 +36,23 @@ const RecordDecl* unnamedRecordMember(const FieldDecl& fd) {
   return rd->name.empty() && rd->typedef_name.empty() ? rd : nullptr;
 }
 
-// RecordDecl::displayName, written without building a string for a tag or a typedef name; as a
-// JSON string when `json`.
-void putDisplayName(TextBuffer& out, const RecordDecl& rd, const TypeContext& ctx,
-                    bool json = false) {
-  auto text = [&](std::string_view s) {
-    if (json)
-      out.jsonChars(s);
-    else
-      out.put(s);
-  };
-  if (json) out.put('"');
+// RecordDecl::displayName, written in pieces (`put` takes each) without building a string for a
+// tag or a typedef name.
+template <class Put> void displayName(const RecordDecl& rd, const TypeContext& ctx, Put put) {
   if (!rd.name.empty()) {
     if (rd.is_union)
-      out.lit("union ");
+      put("union ");
     else
-      out.lit("struct ");
-    text(rd.name);
+      put("struct ");
+    put(rd.name);
   } else if (!rd.typedef_name.empty()) {
-    text(rd.typedef_name);
+    put(rd.typedef_name);
   } else {
-    text(rd.displayName(ctx));
+    put(rd.displayName(ctx));
   }
-  if (json) out.put('"');
 }
+
+using Json = detail::JsonWriter<detail::kJsonLines>;
 
 // Type spellings (plain, and as a JSON string), computed once per (interned) type: a header of
 // thousands of records uses a few thousand distinct member types. A table with open addressing
@@ -99,7 +93,7 @@ private:
     Spelling& sp = spellings_.emplace_back();
     sp.plain = typeName(t, ctx_);
     sp.fn_ptr = sp.plain.find("(*)");
-    detail::appendJsonString(sp.json, sp.plain);
+    sp.json = Json::literal(sp.plain);
     slots_[i] = {t, &sp};
     if (++used_ * 2 > slots_.size()) rehash();
     return &sp;
@@ -129,53 +123,39 @@ private:
 
 // One member object per line, as in cli-contract.md; an anonymous member's own members follow
 // on the next lines, one level deeper.
-void fieldsJson(TextBuffer& out, const LayoutEngine& engine, TypeNames& names, const RecordDecl& rd,
-                uint64_t base_bits, size_t indent) {
+void fieldsJson(Json& j, const LayoutEngine& engine, TypeNames& names, const RecordDecl& rd,
+                uint64_t base_bits, unsigned indent) {
   const RecordLayout& rl = engine.of(rd);
-  out.put('[');
+  j.beginArray();
   for (size_t i = 0; i < rd.fields.size(); ++i) {
     const FieldDecl& fd = rd.fields[i];
     const FieldLayout& fl = rl.fields[i];
     uint64_t bit = base_bits + fl.bit_offset;
-    if (i)
-      out.lit(",\n");
-    else
-      out.put('\n');
-    out.spaces(indent);
-    out.lit("{\"name\": ");
-    out.jsonString(fd.name);
-    out.lit(", \"type\": ");
-    out.put(names(fd.type).json);
-    // The numbers and their keys: at most 5 numbers of 20 digits and 80 bytes of keys.
-    char* p = out.room(200);
-    auto key = [&p](std::string_view k) {
-      std::memcpy(p, k.data(), k.size());
-      p += k.size();
-    };
-    auto num = [&p](uint64_t v) { p = std::to_chars(p, p + 20, v).ptr; };
-    key(", \"offset\": ");
-    num(bit / 8);
-    key(", \"bit_offset\": ");
-    num(bit);
-    if (fd.isBitField()) {
-      key(", \"bit_width\": ");
-      num(uint64_t(fd.bit_width));
+    j.breakLine(indent);
+    j.beginObject();
+    {
+      detail::RawJson type{names(fd.type).json};
+      auto m = j.members(7, Json::bound(fd.name) + Json::bound(type));
+      m.field("name", fd.name);
+      m.field("type", type);
+      m.field("offset", bit / 8);
+      m.field("bit_offset", bit);
+      if (fd.isBitField()) m.field("bit_width", uint64_t(fd.bit_width));
+      m.field("size", fl.size);
+      m.field("align", fl.align);
     }
-    key(", \"size\": ");
-    num(fl.size);
-    key(", \"align\": ");
-    num(fl.align);
-    out.advance(p);
     if (const RecordDecl* anon = anonymousMember(fd)) {
+      j.field("anonymous", true);
       if (anon->is_union)
-        out.lit(", \"anonymous\": true, \"kind\": \"union\", \"fields\": ");
+        j.field("kind", "union");
       else
-        out.lit(", \"anonymous\": true, \"kind\": \"struct\", \"fields\": ");
-      fieldsJson(out, engine, names, *anon, bit, indent + 2);
+        j.field("kind", "struct");
+      j.key("fields");
+      fieldsJson(j, engine, names, *anon, bit, indent + 2);
     }
-    out.put('}');
+    j.endObject();
   }
-  out.put(']');
+  j.endArray();
 }
 
 // ----- text -----------------------------------------------------------------------------------
@@ -260,7 +240,7 @@ public:
       else
         out_.lit("typedef struct {\n");
     } else {
-      putDisplayName(out_, rd, ctx_);
+      displayName(rd, ctx_, [this](const auto& s) { out_.put(s); });
       out_.lit(" {\n");
     }
     uint64_t end = members(rd, 0, 1, totals);
@@ -450,30 +430,36 @@ std::string layoutJson(const LayoutEngine& layout, std::span<const RecordDecl* c
   const TypeContext& ctx = layout.context();
   TypeNames names(ctx);
   TextBuffer out(256 + records.size() * 96 + fieldCount(records) * 112);
-  out.lit("{\"schema\": \"abikit/1\", \"target\": ");
-  out.jsonString(ctx.target().spelling);
-  out.lit(",\n \"records\": [");
-  for (size_t r = 0; r < records.size(); ++r) {
-    const RecordDecl& rd = *records[r];
-    const RecordLayout& rl = layout.of(rd);
-    if (r)
-      out.lit(",\n  {\"name\": ");
+  Json j(out);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  j.field("target", ctx.target().spelling);
+  j.breakLine(1);
+  j.key("records");
+  j.beginArray();
+  for (const RecordDecl* rd : records) {
+    const RecordLayout& rl = layout.of(*rd);
+    j.breakLine(2);
+    j.beginObject();
+    j.key("name");
+    j.beginString();
+    displayName(*rd, ctx, [&j](const auto& s) { j.chars(s); });
+    j.endString();
+    if (rd->is_union)
+      j.field("kind", "union");
     else
-      out.lit("\n  {\"name\": ");
-    putDisplayName(out, rd, ctx, true);
-    if (rd.is_union)
-      out.lit(", \"kind\": \"union\", \"size\": ");
-    else
-      out.lit(", \"kind\": \"struct\", \"size\": ");
-    out.number(rl.size);
-    out.lit(", \"align\": ");
-    out.number(rl.align);
-    if (rl.has_flexible_array) out.lit(", \"flexible_array\": true");
-    out.lit(",\n   \"fields\": ");
-    fieldsJson(out, layout, names, rd, 0, 5);
-    out.put('}');
+      j.field("kind", "struct");
+    j.field("size", rl.size);
+    j.field("align", rl.align);
+    if (rl.has_flexible_array) j.field("flexible_array", true);
+    j.breakLine(3);
+    j.key("fields");
+    fieldsJson(j, layout, names, *rd, 0, 5);
+    j.endObject();
   }
-  out.lit("]}\n");
+  j.endArray();
+  j.endObject();
+  out.put('\n');
   return out.take();
 }
 

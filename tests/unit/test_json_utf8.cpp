@@ -3,7 +3,7 @@
 // of nlohmann-json's error_handler_t::replace and Python's errors='replace'). Through the
 // command line: layout, call and kernarg with such identifiers, elf with such symbol and section
 // names; every document must parse.
-#include "../../src/emit/json_text.h"
+#include "../../src/emit/json_writer.h"
 #include "elf_writer.h"
 
 #include <array>
@@ -26,9 +26,11 @@ std::string escaped(std::string_view s) {
   return out;
 }
 
-std::string viaTextBuffer(std::string_view s) {
+// A string value through the JSON writer (in a TextBuffer).
+std::string viaWriter(std::string_view s) {
   abikit::detail::TextBuffer b;
-  b.jsonString(s);
+  abikit::detail::JsonWriter<abikit::detail::kJsonLines> w(b);
+  w.value(s);
   return b.take();
 }
 
@@ -49,7 +51,7 @@ TEST(JsonUtf8, ValidTextUnchanged) {
                         "\xEE\x80\x80", "\xEF\xBF\xBF", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF",
                         "\xE6\x97\xA5\xE6\x9C\xAC_\xF0\x9F\x98\x80_long_enough_for_words"}) {
     EXPECT_EQ(escaped(s), "\"" + s + "\"");
-    EXPECT_EQ(viaTextBuffer(s), "\"" + s + "\"");
+    EXPECT_EQ(viaWriter(s), "\"" + s + "\"");
     EXPECT_EQ(decode(escaped(s)), s);
   }
 }
@@ -64,7 +66,7 @@ TEST(JsonUtf8, Escapes) {
       std::string s(17, 'x');
       s[at] = c;
       std::string e = escaped(s);
-      EXPECT_EQ(e, viaTextBuffer(s));
+      EXPECT_EQ(e, viaWriter(s));
       std::string expect = s;
       if (c == '\x80') expect.replace(at, 1, kFFFD);
       EXPECT_EQ(decode(e), expect) << at;
@@ -92,7 +94,7 @@ TEST(JsonUtf8, IllFormed) {
   for (const Case& c : cases) {
     EXPECT_EQ(escaped(c.in), "\"" + c.out + "\"")
         << json(c.in).dump(-1, ' ', true, json::error_handler_t::replace);
-    EXPECT_EQ(viaTextBuffer(c.in), escaped(c.in));
+    EXPECT_EQ(viaWriter(c.in), escaped(c.in));
   }
 }
 
@@ -107,7 +109,7 @@ TEST(JsonUtf8, AgreesWithNlohmannReplace) {
     std::string s(rng() % 12, '\0');
     for (char& c : s) c = char(rng() % 3 ? kBytes[rng() % sizeof kBytes] : rng() % 256);
     std::string e = escaped(s);
-    ASSERT_EQ(e, viaTextBuffer(s));
+    ASSERT_EQ(e, viaWriter(s));
     std::string mine = decode(e);
     std::string theirs = json(s).dump(-1, ' ', false, json::error_handler_t::replace);
     ASSERT_EQ(mine, decode(theirs)) << theirs;

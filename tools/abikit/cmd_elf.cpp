@@ -62,12 +62,9 @@ void addElfCommand(CLI::App& app, Action& action) {
         for (const std::string& path : files)
           if (std::optional<ElfFile> f = openChecked(path)) opened.push_back(std::move(*f));
         if (status != 0) return status;
-        sink.buffer() += "{\"schema\":\"abikit/1\",\"files\":[";
-        for (size_t i = 0; i < opened.size(); ++i) {
-          if (i) sink.buffer() += ',';
-          writeElfJson(opened[i], view, sink);
-        }
-        sink.buffer() += "]}\n";
+        std::vector<const ElfFile*> list;
+        for (const ElfFile& f : opened) list.push_back(&f);
+        writeElfJson(list, view, sink);
         return status;
       };
       return out;
