@@ -3,12 +3,18 @@
 #include "json_writer.h"
 
 #include <cstdio>
+#include <optional>
 
 namespace abikit {
 
 namespace {
 
 using Json = detail::JsonWriter<detail::kJsonPretty>;
+
+// Empty text is null in the JSON view.
+std::optional<std::string_view> orNull(std::string_view s) {
+  return s.empty() ? std::nullopt : std::optional(s);
+}
 
 std::string hex(uint64_t v, int digits) {
   char buf[32];
@@ -206,11 +212,7 @@ std::string describeJson(const Target& t) {
     if (!r.alias.empty()) j.field("alias", r.alias);
     j.field("file", r.file);
     j.field("bits", r.bits);
-    j.key("dwarf");
-    if (r.dwarf >= 0)
-      j.value(r.dwarf);
-    else
-      j.null();
+    j.field("dwarf", r.dwarf >= 0 ? std::optional(r.dwarf) : std::nullopt);
     j.field("roles", roleList(r.roles));
     if (!r.components.empty()) j.field("components", splitSpaces(r.components));
     if (!r.note.empty()) j.field("note", r.note);
@@ -218,20 +220,13 @@ std::string describeJson(const Target& t) {
   }
   j.endArray();
 
-  auto stringOrNull = [&j](std::string_view k, std::string_view v) {
-    j.key(k);
-    if (v.empty())
-      j.null();
-    else
-      j.value(v);
-  };
   j.key("stack");
   j.beginObject();
   j.field("grows", t.stack.grows_down ? "down" : "up");
   j.field("alignment", t.stack.alignment);
   j.field("stack_pointer", t.stack.stack_pointer);
-  stringOrNull("return_address", t.stack.return_address);
-  stringOrNull("frame_pointer", t.stack.frame_pointer);
+  j.field("return_address", orNull(t.stack.return_address));
+  j.field("frame_pointer", orNull(t.stack.frame_pointer));
   j.field("argument_area", t.stack.argument_area);
   j.endObject();
 
@@ -241,14 +236,11 @@ std::string describeJson(const Target& t) {
     j.beginObject();
     j.field("number", a.number);
     j.field("name", a.name);
-    stringOrNull("c_spelling", a.c_spelling);
+    j.field("c_spelling", orNull(a.c_spelling));
     j.field("pointer_bits", a.pointer_bits);
     j.field("address_bits", a.address_bits ? a.address_bits : a.pointer_bits);
-    j.key("null_value");
-    if (a.null_known)
-      j.value(hex(a.null_value, (a.pointer_bits + 3) / 4));
-    else
-      j.null();
+    j.field("null_value", a.null_known ? std::optional(hex(a.null_value, (a.pointer_bits + 3) / 4))
+                                       : std::nullopt);
     if (!a.note.empty()) j.field("note", a.note);
     j.endObject();
   }
@@ -261,11 +253,7 @@ std::string describeJson(const Target& t) {
     j.field("name", m.name);
     j.field("base", m.base);
     j.field("base_hex", hex(m.base, 8));
-    j.key("size");
-    if (m.size)
-      j.value(m.size);
-    else
-      j.null();
+    j.field("size", m.size ? std::optional(m.size) : std::nullopt);
     if (!m.note.empty()) j.field("note", m.note);
     j.endObject();
   }

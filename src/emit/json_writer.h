@@ -10,6 +10,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -36,6 +37,9 @@ inline constexpr JsonStyle kJsonPretty{2, true, kShortEscapesAll};
 inline constexpr JsonStyle kJsonLines{0, true, kShortEscapesNone};
 /// `elf`: no whitespace at all (documents of gigabytes).
 inline constexpr JsonStyle kJsonCompact{0, false, kShortEscapesLines};
+
+template <class T> inline constexpr bool kIsOptional = false;
+template <class T> inline constexpr bool kIsOptional<std::optional<T>> = true;
 
 /// A value already written as JSON text (a string literal made once by JsonWriter::literal(),
 /// written often).
@@ -75,7 +79,7 @@ public:
   }
 
   /// A scalar: a string (escaped), a string literal (as it is), a bool, an integer, a
-  /// floating-point number, RawJson, nullptr.
+  /// floating-point number, RawJson, nullptr, or a std::optional of one (null when empty).
   template <class V> ABIKIT_JSON_INLINE void value(const V& v) {
     if constexpr (std::is_same_v<V, std::vector<std::string>>) {
       beginArray();
@@ -165,7 +169,9 @@ public:
   }
   /// The most a string, a literal or RawJson `v` takes as a value.
   template <class V> static size_t bound(const V& v) {
-    if constexpr (std::is_array_v<V>)
+    if constexpr (kIsOptional<V>)
+      return v ? bound(*v) : 4;
+    else if constexpr (std::is_array_v<V>)
       return sizeof(V) + 1;
     else if constexpr (std::is_same_v<V, bool>)
       return 5;
@@ -192,7 +198,9 @@ private:
 
   // The value written at `p` (bound(v) bytes at most). A char array is a string literal.
   template <class V> ABIKIT_JSON_INLINE static char* put(char* p, const V& v) {
-    if constexpr (std::is_array_v<V>) {
+    if constexpr (kIsOptional<V>) {
+      return v ? put(p, *v) : put(p, nullptr);
+    } else if constexpr (std::is_array_v<V>) {
       assert(plain(v));
       *p++ = '"';
       std::memcpy(p, v, sizeof(V) - 1);

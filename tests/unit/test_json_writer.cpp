@@ -149,10 +149,8 @@ public:
 };
 
 TEST(JsonWriter, SinkChunks) {
-  ChunkSink sink(1000);
-  {
-    TextBuffer out(sink);
-    JsonWriter<kJsonCompact> w(out);
+  // The same rows, drained after each, into a sink of 1000-byte chunks and into one buffer.
+  auto rows = [](JsonWriter<kJsonCompact>& w, abikit::OutputSink* sink) {
     w.beginArray();
     for (int i = 0; i < 5000; ++i) {
       w.beginObject();
@@ -160,21 +158,20 @@ TEST(JsonWriter, SinkChunks) {
       w.field("name", "symbol_" + std::to_string(i));
       w.endObject();
       w.drain();
-      ASSERT_LT(sink.buffer().capacity(), size_t(256) << 10);
+      if (sink) ASSERT_LT(sink->buffer().capacity(), 256u << 10);
     }
     w.endArray();
+  };
+  ChunkSink sink(1000);
+  {
+    TextBuffer out(sink);
+    JsonWriter<kJsonCompact> w(out);
+    rows(w, &sink);
   }
   sink.flush();
   TextBuffer whole;
   JsonWriter<kJsonCompact> w(whole);
-  w.beginArray();
-  for (int i = 0; i < 5000; ++i) {
-    w.beginObject();
-    w.field("index", i);
-    w.field("name", "symbol_" + std::to_string(i));
-    w.endObject();
-  }
-  w.endArray();
+  rows(w, nullptr);
   EXPECT_EQ(sink.text, "<" + whole.take());
   EXPECT_GT(sink.chunks, 100u);
   EXPECT_LT(sink.largest, 1100u); // the chunk and one item
