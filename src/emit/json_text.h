@@ -53,6 +53,21 @@ void appendJsonString(std::string& out, std::string_view s) {
   out.resize(size_t(p - out.data()));
 }
 
+/// Writes `v` in decimal at `p`, which has room for 20 bytes; returns the end. Sizes,
+/// alignments and offsets are mostly one or two digits: those are written without a call.
+[[gnu::always_inline]] inline char* putDecimal(char* p, uint64_t v) {
+  if (v < 10) {
+    *p = char('0' + v);
+    return p + 1;
+  }
+  if (v < 100) {
+    p[0] = char('0' + v / 10);
+    p[1] = char('0' + v % 10);
+    return p + 2;
+  }
+  return std::to_chars(p, p + 20, v).ptr;
+}
+
 /// One growing output buffer for documents of many megabytes: room() makes space for a known
 /// number of bytes once, then the writer stores through a plain pointer (no capacity check and
 /// no call per piece). take() hands the text over as a std::string without copying it.
@@ -117,7 +132,7 @@ public:
   }
   void number(uint64_t v) {
     char* p = room(20);
-    p_ = std::to_chars(p, p + 20, v).ptr;
+    p_ = putDecimal(p, v);
   }
   size_t size() const { return size_t(p_ - base_); }
   /// The text (not with a sink).

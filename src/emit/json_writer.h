@@ -70,7 +70,12 @@ public:
 
   /// A member's key; its value follows.
   void key(std::string_view k) {
-    out_.advance(colon(quoted(next(k.size() * 6 + 4), k)));
+    if (k.size() > kPiece) [[unlikely]] {
+      longString(k);
+      out_.advance(colon(out_.room(2)));
+    } else {
+      out_.advance(colon(quoted(next(k.size() * 6 + 4), k)));
+    }
     next_ = kAfterKey;
   }
   template <size_t N> ABIKIT_JSON_INLINE void key(const char (&k)[N]) {
@@ -86,6 +91,9 @@ public:
       for (const std::string& s : v) value(std::string_view(s));
       endArray();
     } else {
+      if constexpr (kIsText<V>)
+        if (std::string_view(v).size() > kPiece) [[unlikely]]
+          return longString(v);
       out_.advance(put(next(bound(v)), v));
     }
   }
@@ -101,6 +109,11 @@ public:
       key(k);
       value(v);
     } else {
+      if constexpr (kIsText<V>)
+        if (std::string_view(v).size() > kPiece) [[unlikely]] {
+          key(k);
+          return longString(v);
+        }
       char* p = literalKey(next(N + 3 + bound(v)), k);
       out_.advance(put(p, v));
     }
@@ -196,6 +209,33 @@ public:
 private:
   enum : unsigned { kFirst, kNext, kAfterKey, kBreak = 4 };
 
+  // A string longer than this is escaped a piece at a time: the room made for it (six bytes a
+  // byte) stays small, and so does what an OutputSink's buffer is grown and zeroed by.
+  static constexpr size_t kPiece = 8192;
+  // A string not spelled as a literal (the values that are escaped).
+  template <class V>
+  static constexpr bool kIsText =
+      !(std::is_array_v<V> || std::is_arithmetic_v<V> || kIsOptional<V> ||
+        std::is_same_v<V, std::nullptr_t> || std::is_same_v<V, RawJson>);
+  // With its separator. The pieces end before a byte that no UTF-8 sequence continues with (not
+  // 80..BF), so that they are escaped and replaced as the whole would be.
+  void longString(std::string_view s) {
+    char* p = next(1);
+    *p = '"';
+    out_.advance(p + 1);
+    while (s.size() > kPiece) {
+      size_t n = kPiece;
+      for (size_t k = 0; k < 4; ++k)
+        if ((uint8_t(s[kPiece - k]) & 0xc0) != 0x80) {
+          n = kPiece - k;
+          break;
+        }
+      out_.advance(escapeJsonChars<S.short_escapes>(out_.room(n * 6), s.substr(0, n)));
+      s.remove_prefix(n);
+    }
+    out_.advance(escapeJsonChars<S.short_escapes>(out_.room(s.size() * 6 + 1), s));
+    out_.put('"');
+  }
   // The value written at `p` (bound(v) bytes at most). A char array is a string literal.
   template <class V> ABIKIT_JSON_INLINE static char* put(char* p, const V& v) {
     if constexpr (kIsOptional<V>) {
@@ -214,7 +254,7 @@ private:
       if constexpr (std::is_signed_v<V>) {
         if (v < 0) return std::to_chars(p, p + 20, int64_t(v)).ptr;
       }
-      return decimal(p, uint64_t(v));
+      return putDecimal(p, uint64_t(v));
     } else if constexpr (std::is_floating_point_v<V>) {
       return number(p, double(v));
     } else if constexpr (std::is_same_v<V, std::nullptr_t>) {
@@ -230,19 +270,6 @@ private:
     } else {
       return quoted(p, std::string_view(v));
     }
-  }
-  // Sizes, alignments and offsets are mostly one or two digits: those without a call.
-  ABIKIT_JSON_INLINE static char* decimal(char* p, uint64_t v) {
-    if (v < 10) {
-      *p = char('0' + v);
-      return p + 1;
-    }
-    if (v < 100) {
-      p[0] = char('0' + v / 10);
-      p[1] = char('0' + v % 10);
-      return p + 2;
-    }
-    return std::to_chars(p, p + 20, v).ptr;
   }
   static char* number(char* p, double d) {
     // NaN and the infinities are not JSON numbers: strings.

@@ -2,7 +2,7 @@
 // tail padding) and the JSON view (cli-contract.md) of record layouts.
 //
 // Both views stream into one growing buffer (detail::TextBuffer; the JSON view through
-// detail::JsonWriter): numbers are formatted with std::to_chars in place, each type is spelled
+// detail::JsonWriter): numbers are formatted in place (detail::putDecimal), each type is spelled
 // once, and no string is built per member.
 #include "abikit/emit.h"
 #include "json_writer.h"
@@ -299,13 +299,13 @@ private:
     size_t used = out_.size() - line_start;
     size_t pad = used < kColumn ? kColumn - used : 1;
     char pos[48];
-    char* p = std::to_chars(pos, pos + 24, bit / 8).ptr;
+    char* p = detail::putDecimal(pos, bit / 8);
     if (bitfield) {
       *p++ = ':';
-      p = std::to_chars(p, pos + sizeof pos, bit % 8).ptr;
+      p = detail::putDecimal(p, bit % 8);
     }
     char num[24];
-    char* q = std::to_chars(num, num + sizeof num, size).ptr;
+    char* q = detail::putDecimal(num, size);
     size_t pl = size_t(p - pos), ql = size_t(q - num);
     size_t pos_pad = pl < 8 ? 8 - pl : 0, num_pad = ql < 6 ? 6 - ql : 1;
     out_.spaces(pad);

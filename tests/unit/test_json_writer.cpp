@@ -134,6 +134,29 @@ TEST(JsonWriter, CompactNumbersAndEscapes) {
                         "-9223372036854775808]");
 }
 
+// Strings longer than the writer's piece are escaped a piece at a time: the pieces must not cut
+// a UTF-8 sequence, valid or not.
+TEST(JsonWriter, LongStringsAsOnePiece) {
+  std::mt19937 rng(5);
+  const std::string kBits[] = {"a",        "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                               "\xE2\x82", "\x80",     "\xF0\x9F",     "\n",
+                               "\""};
+  for (int i = 0; i < 200; ++i) {
+    std::string s;
+    while (s.size() < 8192 * 3 + 100) s += kBits[rng() % std::size(kBits)];
+    TextBuffer out;
+    JsonWriter<kJsonCompact> w(out);
+    w.beginObject();
+    w.field("k", s);
+    w.key(s);
+    w.value(std::string_view(s));
+    w.endObject();
+    std::string one;
+    abikit::detail::appendJsonString<abikit::detail::kShortEscapesLines>(one, s);
+    ASSERT_EQ(out.take(), "{\"k\":" + one + "," + one + ":" + one + "}");
+  }
+}
+
 // A sink that records each chunk it is handed and the largest buffer it saw.
 class ChunkSink : public abikit::OutputSink {
 public:
@@ -158,7 +181,9 @@ TEST(JsonWriter, SinkChunks) {
       w.field("name", "symbol_" + std::to_string(i));
       w.endObject();
       w.drain();
-      if (sink) ASSERT_LT(sink->buffer().capacity(), 256u << 10);
+      if (sink) {
+        ASSERT_LT(sink->buffer().capacity(), 256u << 10);
+      }
     }
     w.endArray();
   };
