@@ -18,7 +18,7 @@ constexpr size_t kSymbols = 1000;
 /// A RISC-V ELF64 relocatable object: .data of 8 * kRelocations bytes with one R_RISCV_64
 /// against one of kSymbols undefined symbols per 8-byte word.
 std::vector<uint8_t> makeObject() {
-  abikit::test::ElfWriter w(2, 1, 243, 0x5);
+  abikit::test::ElfWriter w(2, 1, abikit::kEmRiscv, 0x5);
   uint32_t data = w.addSection(".data", 1, 3, std::vector<uint8_t>(8 * kRelocations, 0), 0, 0, 8);
   for (size_t i = 0; i < kSymbols; ++i) w.addSymbol("sym" + std::to_string(i), 0, 0, 0, 1, 0);
   for (size_t i = 0; i < kRelocations; ++i)

@@ -13,6 +13,7 @@
 // NT_AMDGPU_METADATA), GNU notes; `.riscv.attributes` is parsed. See docs/elf.md.
 #pragma once
 
+#include "abikit/elf_constants.h"
 #include "abikit/elf_target.h"
 
 #include <cstdint>
@@ -26,36 +27,7 @@
 
 namespace abikit {
 
-// ----- constants the API uses (the ELF gABI names, spelled as constants) ----------------------
-
-inline constexpr uint8_t kElfClass32 = 1;
-inline constexpr uint8_t kElfClass64 = 2;
-inline constexpr uint8_t kElfData2Lsb = 1;
-inline constexpr uint8_t kElfData2Msb = 2;
-
-inline constexpr uint32_t kShtNull = 0;
-inline constexpr uint32_t kShtProgbits = 1;
-inline constexpr uint32_t kShtSymtab = 2;
-inline constexpr uint32_t kShtStrtab = 3;
-inline constexpr uint32_t kShtRela = 4;
-inline constexpr uint32_t kShtNote = 7;
-inline constexpr uint32_t kShtNobits = 8;
-inline constexpr uint32_t kShtRel = 9;
-inline constexpr uint32_t kShtDynsym = 11;
-inline constexpr uint32_t kShtSymtabShndx = 18;
-inline constexpr uint32_t kShtRiscvAttributes = 0x70000003;
-
-inline constexpr uint64_t kShfAlloc = 0x2;
-inline constexpr uint64_t kShfInfoLink = 0x40;
-
-inline constexpr uint32_t kShnUndef = 0;
-inline constexpr uint32_t kShnLoReserve = 0xff00;
-inline constexpr uint32_t kShnAbs = 0xfff1;
-inline constexpr uint32_t kShnCommon = 0xfff2;
-inline constexpr uint32_t kShnXindex = 0xffff;
-inline constexpr uint32_t kShnAmdgpuLds = 0xff00;
-
-inline constexpr uint32_t kPtNote = 4;
+// The ELF constants (kSht*, kShf*, kShn*, kEm*, ...) are in elf_constants.h.
 
 // ----- what the reader returns -----------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 // in the family files under src/target/; the reader (src/elf/) only consults them.
 #pragma once
 
+#include "abikit/elf_constants.h"
 #include "abikit/target.h"
 
 #include <cstdint>

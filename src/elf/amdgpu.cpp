@@ -6,8 +6,6 @@
 namespace abikit {
 
 namespace {
-constexpr uint16_t kEmAmdgpu = 224;
-
 uint32_t le32(const uint8_t* p) {
   return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
 }
@@ -69,7 +67,7 @@ AmdgpuKernelDescriptor decodeAmdgpuKernelDescriptor(std::span<const uint8_t, 64>
 std::optional<AmdgpuKernelDescriptor> amdgpuKernelDescriptorFor(const ElfFile& file,
                                                                 const ElfSymbol& sym) {
   if (file.header().machine != kEmAmdgpu || file.header().bigEndian()) return std::nullopt;
-  if (sym.type() != 1 || sym.size != 64 || sym.name.size() < 3 ||
+  if (sym.type() != kSttObject || sym.size != 64 || sym.name.size() < 3 ||
       sym.name.substr(sym.name.size() - 3) != ".kd")
     return std::nullopt;
   if (sym.shndx == 0 || sym.shndx >= file.sections().size()) return std::nullopt;
@@ -77,7 +75,7 @@ std::optional<AmdgpuKernelDescriptor> amdgpuKernelDescriptorFor(const ElfFile& f
   if (!sec.hasContents()) return std::nullopt;
   // Relocatable objects hold section offsets in st_value, linked ones addresses.
   uint64_t off = sym.value;
-  if (file.header().type != 1) {
+  if (file.header().type != kEtRel) {
     if (off < sec.addr) return std::nullopt;
     off -= sec.addr;
   }

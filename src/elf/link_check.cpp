@@ -18,9 +18,9 @@ std::vector<std::string> linkConflicts(std::span<const ElfFile* const> files) {
   if (files.empty()) return out;
   for (const ElfFile* f : files) {
     uint16_t t = f->header().type;
-    if (t == 2 || t == 4)
+    if (t == kEtExec || t == kEtCore)
       out.push_back(f->name() + ": cannot be linked: it is " +
-                    (t == 2 ? "an executable (ET_EXEC)" : "a core file (ET_CORE)"));
+                    (t == kEtExec ? "an executable (ET_EXEC)" : "a core file (ET_CORE)"));
   }
   const ElfFile& a = *files[0];
   for (size_t i = 1; i < files.size(); ++i) {

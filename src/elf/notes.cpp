@@ -228,12 +228,21 @@ bool hasUnprintable(const MsgPackDocument& d) {
   return false;
 }
 
-// ----- decoders --------------------------------------------------------------------------------
+// ----- decoders ---------------------------------------------------------------------------------
+
+/// The name and description of a known note type (elf_constants.def); unknown ones keep "".
+void nameNote(const ElfNote& n, DecodedNote& out) {
+#define ABIKIT_ELF_NT(Owner, Id, NAME, value, DESCRIPTION)                                         \
+  if (n.name == #Owner && n.type == value) {                                                       \
+    out.type_name = NAME;                                                                          \
+    out.description = DESCRIPTION;                                                                 \
+    return;                                                                                        \
+  }
+#include "abikit/elf_constants.def"
+}
 
 void decodeAmdgpu(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
-  if (n.type != 32) return;
-  out.type_name = "NT_AMDGPU_METADATA";
-  out.description = "AMDGPU Metadata";
+  if (n.type != kNtAmdgpuMetadata) return;
   MsgPackDocument doc = MsgPackDocument::parse(n.desc, f.name(), n.desc_offset);
   const MsgPackNode& root = doc.root();
   if (root.kind != Kind::Map && root.kind != Kind::Array) {
@@ -253,20 +262,16 @@ void decodeAmd(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
   const auto& d = n.desc;
   char buf[160];
   switch (n.type) {
-  case 1: // NT_AMD_HSA_CODE_OBJECT_VERSION: u32 major, u32 minor
-    out.type_name = "NT_AMD_HSA_CODE_OBJECT_VERSION";
-    out.description = "AMD HSA Code Object Version";
-    if (d.size() != 8) malformed(f, n, "NT_AMD_HSA_CODE_OBJECT_VERSION (expected 8 bytes)");
+  case kNtAmdHsaCodeObjectVersion: // u32 major, u32 minor
+    if (d.size() != 8) malformed(f, n, out.type_name + " (expected 8 bytes)");
     std::snprintf(buf, sizeof buf, "[Major: %u, Minor: %u]", le32(f, d.data()),
                   le32(f, d.data() + 4));
     out.body = buf;
     out.fields = {{"major", std::to_string(le32(f, d.data()))},
                   {"minor", std::to_string(le32(f, d.data() + 4))}};
     break;
-  case 2: { // NT_AMD_HSA_HSAIL: u32 major, u32 minor, u8 profile, u8 model, u8 round (+ pad)
-    out.type_name = "NT_AMD_HSA_HSAIL";
-    out.description = "AMD HSA HSAIL Properties";
-    if (d.size() != 12) malformed(f, n, "NT_AMD_HSA_HSAIL (expected 12 bytes)");
+  case kNtAmdHsaHsail: { // u32 major, u32 minor, u8 profile, u8 model, u8 round (+ pad)
+    if (d.size() != 12) malformed(f, n, out.type_name + " (expected 12 bytes)");
     unsigned major = le32(f, d.data()), minor = le32(f, d.data() + 4);
     std::snprintf(buf, sizeof buf,
                   "[HSAIL Major: %u, HSAIL Minor: %u, Profile: %u, Machine Model: %u, Default "
@@ -280,13 +285,11 @@ void decodeAmd(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
                   {"default_float_round", std::to_string(d[10])}};
     break;
   }
-  case 3: { // NT_AMD_HSA_ISA_VERSION: u16 vendor size, u16 arch size, u32 major/minor/stepping
-    out.type_name = "NT_AMD_HSA_ISA_VERSION";
-    out.description = "AMD HSA ISA Version";
-    if (d.size() < 16) malformed(f, n, "NT_AMD_HSA_ISA_VERSION (shorter than 16 bytes)");
+  case kNtAmdHsaIsaVersion: { // u16 vendor size, u16 arch size, u32 major/minor/stepping
+    if (d.size() < 16) malformed(f, n, out.type_name + " (shorter than 16 bytes)");
     size_t vsize = le16(f, d.data()), asize = le16(f, d.data() + 2);
     if (vsize == 0 || asize == 0 || d.size() < 16 + vsize + asize)
-      malformed(f, n, "NT_AMD_HSA_ISA_VERSION (name sizes do not fit)");
+      malformed(f, n, out.type_name + " (name sizes do not fit)");
     auto name = [&](size_t at, size_t size) {
       std::string_view s(reinterpret_cast<const char*>(d.data()) + at, size - 1);
       return s.substr(0, s.find('\0'));
@@ -304,28 +307,22 @@ void decodeAmd(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
                   {"stepping", std::to_string(stepping)}};
     break;
   }
-  case 10: { // NT_AMD_HSA_METADATA: YAML text
-    out.type_name = "NT_AMD_HSA_METADATA";
-    out.description = "AMD HSA Metadata";
+  case kNtAmdHsaMetadata: { // YAML text
     std::string_view t = textOf(d);
     if (!t.empty() && (t.back() == '\0' || t.back() == '\n')) t.remove_suffix(1);
     out.body = std::string(t);
     out.text = std::string(textOf(d).substr(0, textOf(d).find('\0')));
     break;
   }
-  case 11: { // NT_AMD_HSA_ISA_NAME
-    out.type_name = "NT_AMD_HSA_ISA_NAME";
-    out.description = "AMD HSA ISA Name";
+  case kNtAmdHsaIsaName: {
     std::string_view t = textOf(d);
     t = t.substr(0, t.find('\0'));
     out.body = std::string(t);
     out.fields = {{"isa_name", std::string(t)}};
     break;
   }
-  case 12: { // NT_AMD_PAL_METADATA: (u32 key, u32 value) pairs
-    out.type_name = "NT_AMD_PAL_METADATA";
-    out.description = "AMD PAL Metadata";
-    if (d.size() % 8 != 0) malformed(f, n, "NT_AMD_PAL_METADATA (not a list of 8-byte pairs)");
+  case kNtAmdPalMetadata: { // (u32 key, u32 value) pairs
+    if (d.size() % 8 != 0) malformed(f, n, out.type_name + " (not a list of 8-byte pairs)");
     for (size_t i = 0; i < d.size(); i += 8) {
       std::string k = std::to_string(le32(f, d.data() + i));
       std::string v = std::to_string(le32(f, d.data() + i + 4));
@@ -344,10 +341,8 @@ void decodeGnu(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
   const auto& d = n.desc;
   out.body_indented = false;
   switch (n.type) {
-  case 1: { // NT_GNU_ABI_TAG: u32 os, u32 major, minor, patch
-    out.type_name = "NT_GNU_ABI_TAG";
-    out.description = "ABI version tag";
-    if (d.size() < 16) malformed(f, n, "NT_GNU_ABI_TAG (shorter than 16 bytes)");
+  case kNtGnuAbiTag: { // u32 os, u32 major, minor, patch
+    if (d.size() < 16) malformed(f, n, out.type_name + " (shorter than 16 bytes)");
     static const char* const kOs[] = {"Linux",  "Hurd",     "Solaris", "FreeBSD",
                                       "NetBSD", "Syllable", "NaCl"};
     uint32_t os = le32(f, d.data());
@@ -359,9 +354,7 @@ void decodeGnu(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
     out.fields = {{"os", osname}, {"abi", abi}};
     break;
   }
-  case 3: { // NT_GNU_BUILD_ID
-    out.type_name = "NT_GNU_BUILD_ID";
-    out.description = "unique build ID bitstring";
+  case kNtGnuBuildId: {
     static const char kHex[] = "0123456789abcdef";
     std::string id;
     for (uint8_t b : d) {
@@ -372,24 +365,14 @@ void decodeGnu(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
     out.fields = {{"build_id", id}};
     break;
   }
-  case 4: { // NT_GNU_GOLD_VERSION
-    out.type_name = "NT_GNU_GOLD_VERSION";
-    out.description = "gold version";
+  case kNtGnuGoldVersion: {
     std::string_view t = textOf(d);
     t = t.substr(0, t.find('\0'));
     out.body = "Version: " + std::string(t);
     out.fields = {{"version", std::string(t)}};
     break;
   }
-  case 2:
-    out.type_name = "NT_GNU_HWCAP";
-    out.description = "DSO-supplied software HWCAP info";
-    return;
-  case 5:
-    out.type_name = "NT_GNU_PROPERTY_TYPE_0";
-    out.description = "property note";
-    return;
-  default:
+  default: // NT_GNU_HWCAP, NT_GNU_PROPERTY_TYPE_0 (named, shown raw), unknown types
     return;
   }
   out.raw = false;
@@ -399,6 +382,7 @@ void decodeGnu(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
 
 DecodedNote decodeNote(const ElfFile& file, const ElfNote& note) {
   DecodedNote out;
+  nameNote(note, out);
   if (note.name == "AMDGPU")
     decodeAmdgpu(file, note, out);
   else if (note.name == "AMD")

@@ -3,10 +3,6 @@
 
 namespace abikit {
 
-namespace {
-constexpr uint16_t kEmDpu = 245;
-} // namespace
-
 std::optional<RelocationPatch> relocationPatch(const ElfFile& file, const ElfRelocationTable& table,
                                                const ElfRelocation& r) {
   // Only DPU relocations are all V = S + A (dpu.md §5.2); elsewhere the calculation (RISC-V
@@ -16,7 +12,7 @@ std::optional<RelocationPatch> relocationPatch(const ElfFile& file, const ElfRel
   if (!type || type->moves.empty() || type->size == 0 || !table.rela()) return std::nullopt;
   const ElfSection* target = table.target();
   if (!target || !target->hasContents()) return std::nullopt;
-  const bool linked = file.header().type != 1;
+  const bool linked = file.header().type != kEtRel;
   uint64_t off = r.offset;
   if (linked) {
     if (off < target->addr) return std::nullopt;

@@ -40,7 +40,7 @@ constexpr ShdrLayout kShdr64 = {0, 4, 8, 16, 24, 32, 40, 44, 48, 56, 64};
 
 bool isStandardSectionType(uint32_t type) {
   // gABI types below SHT_LOOS whose contents this reader or its users interpret.
-  return type < 0x60000000u;
+  return type < kShtLoos;
 }
 
 inline uint16_t bswap16(uint16_t v) {
@@ -306,7 +306,7 @@ void ElfFile::parseSectionHeaders() {
   }
   const bool strndx_escaped = header_.shstrndx == kShnXindex;
   if (strndx_escaped) header_.shstrndx = s0_link;
-  if (header_.phnum == 0xffff) header_.phnum = s0_info; // PN_XNUM
+  if (header_.phnum == kPnXnum) header_.phnum = s0_info;
 
   // The whole table must be in the file: shnum <= (size - shoff) / entsize (no overflow).
   uint64_t room = (size_ - shoff) / S.entry_size;

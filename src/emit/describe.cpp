@@ -1,4 +1,5 @@
 // `abikit targets` and `abikit describe`: text and JSON views of the target model.
+#include "abikit/elf_constants.h"
 #include "abikit/emit.h"
 #include "json_writer.h"
 
@@ -261,8 +262,8 @@ std::string describeJson(const Target& t) {
 
   j.key("elf");
   j.beginObject();
-  j.field("class", t.elf.elf_class == 2 ? "ELFCLASS64" : "ELFCLASS32");
-  j.field("data", t.elf.data == 2 ? "ELFDATA2MSB" : "ELFDATA2LSB");
+  j.field("class", t.elf.elf_class == kElfClass64 ? "ELFCLASS64" : "ELFCLASS32");
+  j.field("data", t.elf.data == kElfData2Msb ? "ELFDATA2MSB" : "ELFDATA2LSB");
   j.field("osabi", t.elf.osabi);
   j.field("abi_version", t.elf.abi_version);
   j.field("e_machine", t.elf.machine);
@@ -399,8 +400,8 @@ std::string describeText(const Target& t) {
     }
   }
   line("");
-  line("ELF: " + std::string(t.elf.elf_class == 2 ? "ELFCLASS64" : "ELFCLASS32") + ", " +
-       (t.elf.data == 2 ? "big-endian" : "little-endian") + ", OSABI " +
+  line("ELF: " + std::string(t.elf.elf_class == kElfClass64 ? "ELFCLASS64" : "ELFCLASS32") + ", " +
+       (t.elf.data == kElfData2Msb ? "big-endian" : "little-endian") + ", OSABI " +
        std::to_string(t.elf.osabi) + ", ABI version " + std::to_string(t.elf.abi_version) +
        ", e_machine " + std::to_string(t.elf.machine) + " (" + std::string(t.elf.machine_name) +
        "), e_flags " + hex(t.elf.flags, 8) + ", " + (t.elf.rela ? "RELA" : "REL"));

@@ -38,7 +38,7 @@ bool contentsInFile(const ElfFile& f, const ElfSection& s) {
 
 void checkElfView(const ElfFile& f, const ElfViewOptions& options) {
   for (const ElfSection& s : f.sections())
-    if (s.type == kShtRiscvAttributes && f.header().machine == 243)
+    if (s.type == kShtRiscvAttributes && f.header().machine == kEmRiscv)
       (void)parseRiscvAttributes(f, s);
   if (options.symbols)
     for (const ElfSymbolTable& t : f.symbolTables())

@@ -81,7 +81,7 @@ inline char* putPadded(char* p, std::string_view s, size_t width) {
 /// The name shown for a relocation's symbol: the symbol name, or for a section symbol without a
 /// name the section's name.
 inline std::string_view relocationSymbolName(const ElfFile& f, const ElfSymbol& s) {
-  if (s.name.empty() && s.type() == 3 && s.shndx < f.sections().size())
+  if (s.name.empty() && s.type() == kSttSection && s.shndx < f.sections().size())
     return f.sections()[s.shndx].name;
   return s.name;
 }

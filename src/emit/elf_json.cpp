@@ -197,7 +197,7 @@ void attributes(Json& j, const ElfFile& f) {
   j.key("attributes");
   j.beginArray();
   for (const ElfSection& s : f.sections()) {
-    if (s.type != kShtRiscvAttributes || f.header().machine != 243) continue;
+    if (s.type != kShtRiscvAttributes || f.header().machine != kEmRiscv) continue;
     BuildAttributes attrs = parseRiscvAttributes(f, s);
     j.beginObject();
     j.field("section", s.name);
@@ -395,7 +395,7 @@ void notes(Json& j, const ElfFile& f) {
     if (!d.text.empty()) j.field("text", d.text);
     if (!d.fields.empty()) {
       j.key("fields");
-      if (d.type_name == "NT_AMD_PAL_METADATA") {
+      if (n.name == "AMD" && n.type == kNtAmdPalMetadata) {
         j.beginArray();
         for (const auto& [k, v] : d.fields) {
           j.beginArray();

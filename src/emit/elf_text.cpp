@@ -137,7 +137,7 @@ void sections(const ElfFile& f, OutputSink& sink) {
 void attributes(const ElfFile& f, OutputSink& sink) {
   std::string& out = sink.buffer();
   for (const ElfSection& s : f.sections()) {
-    if (s.type != kShtRiscvAttributes || f.header().machine != 243) continue;
+    if (s.type != kShtRiscvAttributes || f.header().machine != kEmRiscv) continue;
     BuildAttributes attrs = parseRiscvAttributes(f, s);
     out += "\nAttributes in section '" + std::string(s.name) + "' (section " +
            std::to_string(s.index) + ", format version " + hexStr(attrs.format_version) + "):\n";
@@ -207,8 +207,9 @@ void symbols(const ElfFile& f, OutputSink& sink) {
       for (size_t k = ndx.size(); k < 4; ++k) *p++ = ' ';
       p = detail::putStr(p, ndx);
       *p++ = ' ';
-      p = detail::putStr(p, s.type() == 3 && s.name.empty() ? detail::relocationSymbolName(f, s)
-                                                            : s.name);
+      p = detail::putStr(p, s.type() == kSttSection && s.name.empty()
+                                ? detail::relocationSymbolName(f, s)
+                                : s.name);
       *p++ = '\n';
       o.commit(p);
       if (auto kd = amdgpuKernelDescriptorFor(f, s)) {

@@ -406,11 +406,6 @@ constexpr AddressSpaceInfo kSpaces[] = {
 
 // ----- ELF ------------------------------------------------------------------------------------
 
-constexpr uint16_t kEmAmdgpu = 224;
-constexpr uint8_t kOsabiHsa = 64;
-constexpr uint8_t kOsabiPal = 65;
-constexpr uint8_t kOsabiMesa = 66;
-
 constexpr uint32_t kMachMask = 0x0ff;
 constexpr uint32_t kXnackV3 = 0x100;
 constexpr uint32_t kSrameccV3 = 0x200;
@@ -459,7 +454,7 @@ constexpr RelocationType kRelocations[] = {
 
 /// The code object version an object's header says, 0 when it cannot tell.
 unsigned codeObjectVersion(const ElfHeaderFacts& h) {
-  if (h.osabi != kOsabiHsa) return 0;
+  if (h.osabi != kOsabiAmdgpuHsa) return 0;
   return h.abi_version <= 4 ? h.abi_version + 2u : 0u;
 }
 
@@ -474,13 +469,13 @@ ElfFlagsInfo decodeAmdgpuFlags(const ElfHeaderFacts& h) {
   const bool r600 = p && isR600(*p);
   std::string os;
   switch (h.osabi) {
-  case kOsabiHsa:
+  case kOsabiAmdgpuHsa:
     os = "amdhsa";
     break;
-  case kOsabiPal:
+  case kOsabiAmdgpuPal:
     os = "amdpal";
     break;
-  case kOsabiMesa:
+  case kOsabiAmdgpuMesa3d:
     os = "mesa3d";
     break;
   case 0:
@@ -493,24 +488,24 @@ ElfFlagsInfo decodeAmdgpuFlags(const ElfHeaderFacts& h) {
   }
   if (r600)
     info.target = "r600--";
-  else if (h.osabi == kOsabiHsa)
+  else if (h.osabi == kOsabiAmdgpuHsa)
     info.target = "amdgcn-amd-amdhsa";
-  else if (h.osabi == kOsabiPal)
+  else if (h.osabi == kOsabiAmdgpuPal)
     info.target = "amdgcn-amd-amdpal";
-  else if (h.osabi == kOsabiMesa)
+  else if (h.osabi == kOsabiAmdgpuMesa3d)
     info.target = "amdgcn-mesa-mesa3d";
   else
     info.target = "amdgcn--";
   info.properties.emplace_back("os", os);
-  if (r600 ? h.elf_class != 1 : h.elf_class != 2)
+  if (r600 ? h.elf_class != kElfClass32 : h.elf_class != kElfClass64)
     info.problems.push_back(r600 ? "r600 objects are ELFCLASS32" : "amdgcn objects are ELFCLASS64");
 
   // The e_flags layout: by ABI version for amdhsa; LLVM writes the V3 layout for other OSes.
   unsigned cov = codeObjectVersion(h);
-  if (h.osabi == kOsabiHsa && cov == 0)
+  if (h.osabi == kOsabiAmdgpuHsa && cov == 0)
     info.problems.push_back("unknown AMDGPU HSA ABI version " + std::to_string(h.abi_version) +
                             " (known: 0 to 4, code object V2 to V6)");
-  if (h.osabi != kOsabiHsa && h.abi_version != 0)
+  if (h.osabi != kOsabiAmdgpuHsa && h.abi_version != 0)
     info.problems.push_back("ABI version " + std::to_string(h.abi_version) + " with OSABI " +
                             std::to_string(h.osabi) + " (expected 0)");
   info.properties.emplace_back("code_object_version", cov ? std::to_string(cov) : "unknown");
@@ -617,7 +612,7 @@ void amdgpuLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
   }
 }
 
-const ElfMachineInfo kElf = {kEmAmdgpu,    "EM_AMDGPU",       Family::AMDGPU,
+const ElfMachineInfo kElf = {kEmAmdgpu,    kEmAmdgpuName,     Family::AMDGPU,
                              kRelocations, decodeAmdgpuFlags, amdgpuLinkConflicts};
 
 // ----- resolution -----------------------------------------------------------------------------
@@ -769,8 +764,9 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   out.memory = {};
 
   uint32_t flags = p ? amdgpuElfFlags(*p, amd.xnack, amd.sramecc, amd.code_object_version) : 0;
-  out.elf = {2,         1,     kOsabiHsa, uint8_t(amd.code_object_version - 2),
-             kEmAmdgpu, flags, true,      "EM_AMDGPU"};
+  out.elf = {
+      kElfClass64, kElfData2Lsb, kOsabiAmdgpuHsa, uint8_t(amd.code_object_version - 2), kEmAmdgpu,
+      flags,       true,         kEmAmdgpuName};
 
   // Macros as clang-14 -dM shows them. Without -mcpu clang-14 looks up the first processor row
   // (gfx600) for its features, hence FP_FAST_FMAF.

@@ -191,9 +191,10 @@ ElfFlagsInfo decodeDpuFlags(const ElfHeaderFacts& h) {
                   h.flags >> 24);
     info.problems.push_back(buf);
   }
-  if (h.elf_class != 1) info.problems.push_back("DPU objects are ELFCLASS32");
-  if (h.data != 1) info.problems.push_back("DPU objects are little-endian (ELFDATA2LSB)");
-  if (h.osabi != 0)
+  if (h.elf_class != kElfClass32) info.problems.push_back("DPU objects are ELFCLASS32");
+  if (h.data != kElfData2Lsb)
+    info.problems.push_back("DPU objects are little-endian (ELFDATA2LSB)");
+  if (h.osabi != kOsabiNone)
     info.problems.push_back("EI_OSABI is " + std::to_string(h.osabi) +
                             "; DPU objects use ELFOSABI_NONE (0)");
   return info;
@@ -205,7 +206,7 @@ void dpuLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b, std::vector<
                   std::string(b.property("abi_version")));
 }
 
-const ElfMachineInfo kElf = {245,          "EM_DPU",       Family::DPU,
+const ElfMachineInfo kElf = {kEmDpu,       kEmDpuName,     Family::DPU,
                              kRelocations, decodeDpuFlags, dpuLinkConflicts};
 
 // ----- resolution -----------------------------------------------------------------------------
@@ -302,7 +303,8 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   out.registers = kRegisters;
   out.address_spaces = kAddressSpaces;
 
-  out.elf = {1, 1, 0, 0, 245, kEfDpuEabiSet | (kAbiVersion << 24), true, "EM_DPU"};
+  out.elf = {kElfClass32, kElfData2Lsb, kOsabiNone, 0, kEmDpu, kEfDpuEabiSet | (kAbiVersion << 24),
+             true,        kEmDpuName};
 
   out.macros = {{"__DPU__", "1"},
                 {"__DPU", "1"},

@@ -224,8 +224,6 @@ constexpr BuiltinHeader kHeaders[] = {{"ipudef.h", kIpudefText}};
 
 // ----- ELF ------------------------------------------------------------------------------------
 
-constexpr uint16_t kEmGraphcoreIpu = 248;
-constexpr uint8_t kOsabiStandalone = 255;
 constexpr uint32_t kEfArchMask = 0xff; // EF_GRAPHCORE_ARCH
 constexpr uint32_t kEfIpu1 = 0x1;
 constexpr uint32_t kEfIpu2 = 0x2;
@@ -339,8 +337,9 @@ ElfFlagsInfo decodeIpuFlags(const ElfHeaderFacts& h) {
   }
   if (uint32_t unknown = h.flags & ~kEfArchMask)
     info.problems.push_back("unknown e_flags bits " + hex32(unknown));
-  if (h.elf_class != 1) info.problems.push_back("IPU objects are ELFCLASS32");
-  if (h.data != 1) info.problems.push_back("IPU objects are little-endian (ELFDATA2LSB)");
+  if (h.elf_class != kElfClass32) info.problems.push_back("IPU objects are ELFCLASS32");
+  if (h.data != kElfData2Lsb)
+    info.problems.push_back("IPU objects are little-endian (ELFDATA2LSB)");
   if (h.osabi != kOsabiStandalone)
     info.problems.push_back("EI_OSABI is " + std::to_string(h.osabi) +
                             "; IPU objects use ELFOSABI_STANDALONE (255)");
@@ -355,8 +354,8 @@ void ipuLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b, std::vector<
                 " (the Graphcore linker warns: objects compiled for different IPU arch)");
 }
 
-const ElfMachineInfo kElf = {kEmGraphcoreIpu, "EM_GRAPHCORE_IPU", Family::IPU,
-                             kRelocations,    decodeIpuFlags,     ipuLinkConflicts};
+const ElfMachineInfo kElf = {kEmGraphcoreIpu, kEmGraphcoreIpuName, Family::IPU,
+                             kRelocations,    decodeIpuFlags,      ipuLinkConflicts};
 
 // ----- resolution -----------------------------------------------------------------------------
 
@@ -483,7 +482,8 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
                                      : std::span<const MemoryRegion>(kMemoryIpu2);
 
   uint32_t flags = arch == IpuArch::Ipu1 ? kEfIpu1 : arch == IpuArch::Ipu2 ? kEfIpu2 : kEfIpu21;
-  out.elf = {1, 1, kOsabiStandalone, 0, kEmGraphcoreIpu, flags, true, "EM_GRAPHCORE_IPU"};
+  out.elf = {kElfClass32, kElfData2Lsb, kOsabiStandalone,   0, kEmGraphcoreIpu,
+             flags,       true,         kEmGraphcoreIpuName};
 
   // Macros: the fork's ColossusTargetInfo defines none; its driver passes these on the cc1
   // command line (clang/test/Driver/colossus-march.c, colossus-msupervisor.c).

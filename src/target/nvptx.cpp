@@ -91,11 +91,8 @@ constexpr AddressSpaceInfo kSpaces32[] = {
 
 // ----- ELF (EM_CUDA cubins) -------------------------------------------------------------------
 
-constexpr uint16_t kEmCuda = 190;
-constexpr uint8_t kOsabiCuda = 51;   // ELFOSABI_CUDA: cubins before CUDA 13
-constexpr uint8_t kOsabiCudaV2 = 65; // 0x41: CUDA 13 cubins (LLVM's ELF.h spells it 41)
-constexpr uint8_t kAbiV1 = 7;        // ELFABIVERSION_CUDA_V1
-constexpr uint8_t kAbiV2 = 8;        // ELFABIVERSION_CUDA_V2
+constexpr uint8_t kAbiV1 = 7; // ELFABIVERSION_CUDA_V1
+constexpr uint8_t kAbiV2 = 8; // ELFABIVERSION_CUDA_V2
 
 // Layout of ABI version 7 (LLVM's EF_CUDA_* constants).
 constexpr uint32_t kV1Sm = 0xff;
@@ -124,11 +121,11 @@ std::string hexText(uint32_t v) {
 
 ElfFlagsInfo decodeCudaFlags(const ElfHeaderFacts& h) {
   ElfFlagsInfo info;
-  info.target = h.elf_class == 1 ? "nvptx-nvidia-cuda" : "nvptx64-nvidia-cuda";
+  info.target = h.elf_class == kElfClass32 ? "nvptx-nvidia-cuda" : "nvptx64-nvidia-cuda";
   unsigned sm = 0;
   bool accel = false;
   unsigned virtual_sm = 0;
-  unsigned address_bits = h.elf_class == 1 ? 32 : 64;
+  unsigned address_bits = h.elf_class == kElfClass32 ? 32 : 64;
   if (h.abi_version == kAbiV2) {
     info.properties.emplace_back("cuda_elf_abi", "2");
     if (h.osabi != kOsabiCudaV2)
@@ -143,7 +140,8 @@ ElfFlagsInfo decodeCudaFlags(const ElfHeaderFacts& h) {
       info.flag_names.push_back("EF_CUDA_VIRTUAL_SM(" + std::to_string(virtual_sm) + ")");
     if (uint32_t other = h.flags & ~(kV2SmMask | kV2Accelerators | kVirtualSm))
       info.flag_names.push_back("undocumented bits " + hexText(other));
-    if (h.elf_class != 2) info.problems.push_back("CUDA ELF ABI version 8 objects are ELFCLASS64");
+    if (h.elf_class != kElfClass64)
+      info.problems.push_back("CUDA ELF ABI version 8 objects are ELFCLASS64");
   } else if (h.abi_version == kAbiV1) {
     info.properties.emplace_back("cuda_elf_abi", "1");
     if (h.osabi != kOsabiCuda)
@@ -161,7 +159,7 @@ ElfFlagsInfo decodeCudaFlags(const ElfHeaderFacts& h) {
     if (virtual_sm)
       info.flag_names.push_back("EF_CUDA_VIRTUAL_SM(" + std::to_string(virtual_sm) + ")");
     address_bits = (h.flags & kV1Addr64) ? 64 : 32;
-    if ((address_bits == 64) != (h.elf_class == 2))
+    if ((address_bits == 64) != (h.elf_class == kElfClass64))
       info.problems.push_back("EF_CUDA_64BIT_ADDRESS does not match the ELF class");
     if (uint32_t unknown = h.flags & ~(kV1Sm | 0x1f00u | kVirtualSm))
       info.problems.push_back("unknown e_flags bits " + hexText(unknown));
@@ -196,7 +194,7 @@ void cudaLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
 }
 
 // No public document lists the R_CUDA_* relocation types: the table stays empty.
-const ElfMachineInfo kElf = {kEmCuda, "EM_CUDA",       Family::NVPTX,
+const ElfMachineInfo kElf = {kEmCuda, kEmCudaName,     Family::NVPTX,
                              {},      decodeCudaFlags, cudaLinkConflicts};
 
 // ----- resolution -----------------------------------------------------------------------------
@@ -322,10 +320,18 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   // version 7), whose e_flags are predicted only in the fields LLVM documents.
   const bool cuda13 = p->ptxas13 && is64;
   if (cuda13) {
-    out.elf = {2, 1, kOsabiCudaV2, kAbiV2, kEmCuda, ptxas13Flags(p->sm), true, "EM_CUDA"};
+    out.elf = {kElfClass64, kElfData2Lsb,        kOsabiCudaV2, kAbiV2,
+               kEmCuda,     ptxas13Flags(p->sm), true,         kEmCudaName};
   } else {
     uint32_t flags = p->sm | (is64 ? kV1Addr64 : 0u) | (p->suffix == 'a' ? kV1Accelerators : 0u);
-    out.elf = {uint8_t(is64 ? 2 : 1), 1, kOsabiCuda, kAbiV1, kEmCuda, flags, true, "EM_CUDA"};
+    out.elf = {is64 ? kElfClass64 : kElfClass32,
+               kElfData2Lsb,
+               kOsabiCuda,
+               kAbiV1,
+               kEmCuda,
+               flags,
+               true,
+               kEmCudaName};
   }
 
   out.macros = {{"__NVPTX__", "1"}, {"__PTX__", "1"}};

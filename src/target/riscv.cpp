@@ -372,7 +372,7 @@ std::string hexString(uint32_t v) {
 ElfFlagsInfo decodeRiscvFlags(const ElfHeaderFacts& h) {
   ElfFlagsInfo info;
   bool rv64ilp32 = (h.flags & kEfRv64Ilp32) != 0;
-  bool is64 = h.elf_class == 2 || rv64ilp32;
+  bool is64 = h.elf_class == kElfClass64 || rv64ilp32;
   info.target = is64 ? "riscv64-unknown-elf" : "riscv32-unknown-elf";
   uint32_t fabi = h.flags & kEfFloatAbiMask;
   static constexpr std::string_view kFloatName[] = {"soft", "single", "double", "quad"};
@@ -389,7 +389,7 @@ ElfFlagsInfo decodeRiscvFlags(const ElfHeaderFacts& h) {
   if (rv64ilp32) info.flag_names.push_back("EF_RISCV_RV64ILP32");
   if (rvy) info.flag_names.push_back("EF_RISCV_RVY");
 
-  std::string abi = rv64ilp32 ? "rv64ilp32" : h.elf_class == 2 ? "lp64" : "ilp32";
+  std::string abi = rv64ilp32 ? "rv64ilp32" : h.elf_class == kElfClass64 ? "lp64" : "ilp32";
   abi += rve ? "e" : std::string(kAbiSuffix[fabi >> 1]);
   info.properties.emplace_back("abi", abi);
   info.properties.emplace_back("float_abi", std::string(kFloatName[fabi >> 1]));
@@ -406,11 +406,11 @@ ElfFlagsInfo decodeRiscvFlags(const ElfHeaderFacts& h) {
                             " (bits 24-31) are set; their meaning is not defined by the psABI");
   if (rve && fabi != 0)
     info.problems.push_back("EF_RISCV_RVE with a hard-float ABI (the E ABIs are soft-float)");
-  if (h.elf_class != 1 && h.elf_class != 2)
+  if (h.elf_class != kElfClass32 && h.elf_class != kElfClass64)
     info.problems.push_back("EI_CLASS " + std::to_string(h.elf_class) + " is not ELFCLASS32/64");
-  if (rv64ilp32 && h.elf_class != 1)
+  if (rv64ilp32 && h.elf_class != kElfClass32)
     info.problems.push_back("EF_RISCV_RV64ILP32 objects are ELFCLASS32");
-  if (h.data != 1)
+  if (h.data != kElfData2Lsb)
     info.problems.push_back("RISC-V objects are little-endian (ELFDATA2LSB); big-endian RISC-V "
                             "has no ABI");
   return info;
@@ -429,7 +429,7 @@ void riscvLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
     out.push_back("EF_RISCV_RV64ILP32 differs (RV64ILP32 and standard ABIs cannot be mixed)");
 }
 
-const ElfMachineInfo kElf = {243,          "EM_RISCV",       Family::RISCV,
+const ElfMachineInfo kElf = {kEmRiscv,     kEmRiscvName,     Family::RISCV,
                              kRelocations, decodeRiscvFlags, riscvLinkConflicts};
 
 // ----- triples --------------------------------------------------------------------------------
@@ -728,7 +728,14 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (isa.has("c") || isa.has("zca")) flags |= kEfRvc;
   if (abi->e) flags |= kEfRve;
   if (isa.has("ztso")) flags |= kEfTso;
-  out.elf = {uint8_t(xlen == 64 ? 2 : 1), 1, 0, 0, 243, flags, true, "EM_RISCV"};
+  out.elf = {xlen == 64 ? kElfClass64 : kElfClass32,
+             kElfData2Lsb,
+             kOsabiNone,
+             0,
+             kEmRiscv,
+             flags,
+             true,
+             kEmRiscvName};
 
   // Predefined macros (clang RISCVTargetInfo::getTargetDefines and the OS defines).
   auto& m = out.macros;

@@ -149,7 +149,7 @@ public:
     }
     return b;
   }
-  std::string build(uint16_t machine = 243) const {
+  std::string build(uint16_t machine = abikit::kEmRiscv) const {
     std::string out;
     out += "\x7f"
            "ELF";
@@ -439,7 +439,7 @@ TEST(HostileElf, LateErrorsPrintNothing) {
   }
   {
     // 20,000 good notes, then an NT_AMDGPU_METADATA whose MessagePack is truncated.
-    abikit::test::ElfWriter w(2, 1, 224);
+    abikit::test::ElfWriter w(2, 1, abikit::kEmAmdgpu);
     for (int i = 0; i < 20000; ++i) w.addNote(".note", "GNU", 0x99, {1, 2, 3, 4});
     w.addNote(".note", "AMDGPU", 32, {0x81, 0xa1});
     std::vector<uint8_t> b = w.build();

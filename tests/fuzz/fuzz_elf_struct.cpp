@@ -62,7 +62,8 @@ public:
     const uint8_t mode = in_.ConsumeIntegral<uint8_t>();
     is64_ = !(mode & 1);
     big_ = mode & 2;
-    static constexpr uint16_t kMachines[] = {243, 224, 190, 245, 248};
+    static constexpr uint16_t kMachines[] = {abikit::kEmRiscv, abikit::kEmAmdgpu, abikit::kEmCuda,
+                                             abikit::kEmDpu, abikit::kEmGraphcoreIpu};
     const uint8_t m = in_.ConsumeIntegral<uint8_t>();
     machine_ = m < 250 ? kMachines[m % 5] : in_.ConsumeIntegral<uint16_t>();
     type_ = uint16_t(1 + (mode >> 2) % 3); // REL, EXEC, DYN
@@ -424,7 +425,7 @@ private:
 
   FuzzedDataProvider& in_;
   bool is64_ = true, big_ = false;
-  uint16_t machine_ = 243, type_ = 1;
+  uint16_t machine_ = abikit::kEmRiscv, type_ = abikit::kEtRel;
   uint32_t flags_ = 0;
   uint8_t osabi_ = 0, abi_version_ = 0;
   std::vector<Section> sections_;

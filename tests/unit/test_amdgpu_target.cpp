@@ -57,13 +57,13 @@ std::string_view property(const Target& t, std::string_view key) {
 }
 
 const ElfMachineInfo& em() {
-  const ElfMachineInfo* m = findElfMachine(224);
+  const ElfMachineInfo* m = findElfMachine(abikit::kEmAmdgpu);
   EXPECT_NE(m, nullptr);
   return *m;
 }
 
 ElfFlagsInfo decode(uint8_t osabi, uint8_t abi, uint32_t flags, uint8_t cls = 2) {
-  return em().decodeFlags({cls, 1, osabi, abi, 224, flags});
+  return em().decodeFlags({cls, 1, osabi, abi, abikit::kEmAmdgpu, flags});
 }
 
 const AmdgpuProcessor& proc(const char* name) {

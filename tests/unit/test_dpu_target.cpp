@@ -22,7 +22,7 @@ abikit::Target dpu(const std::string& cpu = "") {
 }
 
 const abikit::ElfMachineInfo& dpuElf() {
-  const abikit::ElfMachineInfo* m = abikit::findElfMachine(245);
+  const abikit::ElfMachineInfo* m = abikit::findElfMachine(abikit::kEmDpu);
   EXPECT_NE(m, nullptr);
   return *m;
 }
@@ -206,7 +206,7 @@ TEST(DpuRelocations, EveryTypeWorkedByHand) {
 
 TEST(DpuElfFlags, Decode) {
   const abikit::ElfMachineInfo& m = dpuElf();
-  abikit::ElfHeaderFacts h{1, 1, 0, 0, 245, 0x02800000};
+  abikit::ElfHeaderFacts h{1, 1, 0, 0, abikit::kEmDpu, 0x02800000};
   abikit::ElfFlagsInfo ok = m.decodeFlags(h);
   EXPECT_EQ(ok.target, "dpu-upmem-dpurte");
   EXPECT_EQ(ok.property("abi_version"), "2");
@@ -233,13 +233,13 @@ TEST(DpuElfFlags, Decode) {
   ASSERT_EQ(unknown.problems.size(), 1u);
   EXPECT_NE(unknown.problems[0].find("0x10"), std::string::npos);
 
-  h = {2, 2, 3, 0, 245, 0x02800000};
+  h = {2, 2, 3, 0, abikit::kEmDpu, 0x02800000};
   EXPECT_EQ(m.decodeFlags(h).problems.size(), 3u); // class, byte order, OSABI
 }
 
 TEST(DpuElfFlags, LinkConflicts) {
   const abikit::ElfMachineInfo& m = dpuElf();
-  auto decode = [&](uint32_t flags) { return m.decodeFlags({1, 1, 0, 0, 245, flags}); };
+  auto decode = [&](uint32_t flags) { return m.decodeFlags({1, 1, 0, 0, abikit::kEmDpu, flags}); };
   std::vector<std::string> out;
   m.linkConflicts(decode(0x02800000), decode(0x02800000), out);
   EXPECT_TRUE(out.empty());

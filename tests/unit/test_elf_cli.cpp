@@ -1,5 +1,6 @@
 // `abikit elf` and `abikit link-check` as a user runs them: exit codes, stdout/stderr, the JSON
 // document, several files with a bad one among them.
+#include "abikit/elf_constants.h"
 #include "elf_writer.h"
 
 #include <array>
@@ -57,7 +58,7 @@ protected:
 };
 
 std::vector<uint8_t> dpuObject(uint32_t flags = 0x02800000) {
-  ElfWriter w(1, 1, 245, flags);
+  ElfWriter w(1, 1, abikit::kEmDpu, flags);
   uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(16, 0), 0, 0, 8);
   uint32_t f = w.addSymbol("main", 0, 16, 2, 1, uint16_t(text));
   w.addRelocation(text, 8, 138, f, 0x123456);
@@ -65,7 +66,7 @@ std::vector<uint8_t> dpuObject(uint32_t flags = 0x02800000) {
 }
 
 std::vector<uint8_t> amdgpuObject() {
-  ElfWriter w(2, 1, 224, 0x52f, 64, 2);
+  ElfWriter w(2, 1, abikit::kEmAmdgpu, 0x52f, 64, 2);
   // {"amdhsa.kernels": [], "amdhsa.version": [1, 1]}
   std::vector<uint8_t> md = {0x82, 0xae};
   for (char c : std::string("amdhsa.kernels")) md.push_back(uint8_t(c));

@@ -63,7 +63,7 @@ void readAll(const ElfFile& f) {
 }
 
 ElfWriter object(uint8_t cls = 2, uint8_t data = 1) {
-  ElfWriter w(cls, data, 243, 0x5);
+  ElfWriter w(cls, data, abikit::kEmRiscv, 0x5);
   uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(32, 0x13), 0, 0, 4);
   w.addSymbol("f", 0, 32, 2, 1, uint16_t(text));
   w.addSymbol("g", 0, 0, 0, 1, 0);
@@ -323,7 +323,7 @@ TEST(ElfHostile, NoteSizesAndAlignment) {
 
 std::vector<uint8_t> withNote(const std::string& owner, uint32_t type,
                               const std::vector<uint8_t>& desc, uint64_t* desc_offset) {
-  ElfWriter w(2, 1, 224, 0x52f, 64, 2);
+  ElfWriter w(2, 1, abikit::kEmAmdgpu, 0x52f, 64, 2);
   w.addNote(".note", owner, type, desc);
   std::vector<uint8_t> b = w.build();
   *desc_offset = w.section_offsets[1] + 12 + ((owner.size() + 1 + 3) & ~size_t(3));
@@ -369,7 +369,7 @@ TEST(ElfHostile, MalformedCodeObjectV2Notes) {
 
 TEST(ElfHostile, MalformedRiscvAttributes) {
   auto attrs = [](std::vector<uint8_t> body, uint64_t at, const std::string& text) {
-    ElfWriter w(1, 1, 243, 0);
+    ElfWriter w(1, 1, abikit::kEmRiscv, 0);
     uint32_t s = w.addSection(".riscv.attributes", abikit::kShtRiscvAttributes, 0, body);
     std::vector<uint8_t> b = w.build();
     SCOPED_TRACE(text);
@@ -407,7 +407,7 @@ std::vector<std::vector<uint8_t>> seeds() {
   std::vector<std::vector<uint8_t>> out;
   for (uint8_t cls : {1, 2})
     for (uint8_t data : {1, 2}) out.push_back(object(cls, data).build());
-  ElfWriter a(2, 1, 224, 0x52f, 64, 2);
+  ElfWriter a(2, 1, abikit::kEmAmdgpu, 0x52f, 64, 2);
   a.addNote(".note", "AMDGPU", 32, {0x82, 0xae, 'a', 'm', 'd',  'h', 's', 'a',  '.', 'v', 'e', 'r',
                                     's',  'i',  'o', 'n', 0x92, 1,   1,   0xae, 'a', 'm', 'd', 'h',
                                     's',  'a',  '.', 'k', 'e',  'r', 'n', 'e',  'l', 's', 0x90});
@@ -416,12 +416,12 @@ std::vector<std::vector<uint8_t>> seeds() {
   uint32_t ro = a.addSection(".rodata", 1, 2, std::vector<uint8_t>(64, 0), 0, 0, 64);
   a.addSymbol("k.kd", 0, 64, 1, 1, uint16_t(ro));
   out.push_back(a.build());
-  ElfWriter r(1, 1, 243, 0x5);
+  ElfWriter r(1, 1, abikit::kEmRiscv, 0x5);
   r.addSection(".riscv.attributes", abikit::kShtRiscvAttributes, 0,
                {'A', 32, 0, 0,   0,   'r', 'i', 's', 'c', 'v', 0,   1, 21, 0, 0,  0,
                 4,   16, 5, 'r', 'v', '3', '2', 'i', '2', 'p', '0', 0, 6,  1, 14, 3});
   out.push_back(r.build());
-  ElfWriter d(1, 1, 245, 0x02800000);
+  ElfWriter d(1, 1, abikit::kEmDpu, 0x02800000);
   uint32_t text = d.addSection(".text", 1, 6, std::vector<uint8_t>(32, 0), 0, 0, 8);
   d.addSymbol("f", 0x80000000, 32, 2, 1, uint16_t(text));
   d.addRelocation(text, 8, 138, 1, 0x123456);

@@ -23,7 +23,7 @@ std::string formatName(const Format& f) {
 }
 
 // An object with text/data/bss, symbols of every kind, REL and RELA relocations and a note.
-ElfWriter sampleObject(Format fmt, uint16_t machine = 243) {
+ElfWriter sampleObject(Format fmt, uint16_t machine = abikit::kEmRiscv) {
   ElfWriter w(fmt.cls, fmt.data, machine, 0x5);
   uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(64, 0x13), 0, 0, 4);
   uint32_t data = w.addSection(".data", 1, 3, std::vector<uint8_t>(16, 0), 0, 0, 8);
@@ -144,7 +144,7 @@ TEST(ElfReader, MachineKnowledgeComesFromTheFamilyTables) {
 TEST(ElfReader, NotesWithEightByteAlignment) {
   for (const Format& fmt : kFormats) {
     SCOPED_TRACE(formatName(fmt));
-    ElfWriter w(fmt.cls, fmt.data, 243);
+    ElfWriter w(fmt.cls, fmt.data, abikit::kEmRiscv);
     w.addNote(".note.gnu.property", "GNU", 5, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 8);
     w.addNote(".note.gnu.property", "AMDGPU", 32, {0x80}, 8);
     std::vector<uint8_t> bytes = w.build();
@@ -166,7 +166,7 @@ TEST(ElfReader, NotesWithEightByteAlignment) {
 TEST(ElfReader, NotesFromProgramHeadersWhenThereAreNoSections) {
   for (const Format& fmt : kFormats) {
     SCOPED_TRACE(formatName(fmt));
-    ElfWriter w(fmt.cls, fmt.data, 224, 0x2f, 64, 2);
+    ElfWriter w(fmt.cls, fmt.data, abikit::kEmAmdgpu, 0x2f, 64, 2);
     w.e_type = 3;
     w.addNote(".note", "AMD", 11, {'g', 'f', 'x'});
     w.no_sections = true;
@@ -207,7 +207,7 @@ TEST(ElfReader, ExtendedSectionNumbering) {
 TEST(ElfReader, SymbolsWithExtendedSectionIndices) {
   for (const Format& fmt : kFormats) {
     SCOPED_TRACE(formatName(fmt));
-    ElfWriter w(fmt.cls, fmt.data, 243);
+    ElfWriter w(fmt.cls, fmt.data, abikit::kEmRiscv);
     uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(8, 0));
     w.addSymbol("a", 0, 0, 2, 1, uint16_t(text));
     w.addSymbol("b", 4, 0, 2, 1, 0xffff); // SHN_XINDEX

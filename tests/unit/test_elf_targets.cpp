@@ -15,9 +15,6 @@ namespace {
 using abikit::ElfFile;
 using abikit::test::ElfWriter;
 
-constexpr uint16_t kEmDpu = 245;
-constexpr uint16_t kEmIpu = 248;
-
 // ----- DPU ---------------------------------------------------------------------------------------
 
 struct PatchVector {
@@ -47,7 +44,7 @@ const PatchVector kDpuVectors[] = {
 };
 
 TEST(ElfDpu, RelocationPatchesMatchTheReferenceVectors) {
-  const abikit::ElfMachineInfo* m = abikit::findElfMachine(kEmDpu);
+  const abikit::ElfMachineInfo* m = abikit::findElfMachine(abikit::kEmDpu);
   ASSERT_NE(m, nullptr);
   for (const PatchVector& v : kDpuVectors) {
     const abikit::RelocationType* r = m->relocation(v.type);
@@ -62,7 +59,7 @@ TEST(ElfDpu, RelocationPatchesMatchTheReferenceVectors) {
 
 TEST(ElfDpu, ObjectsRoundTripAndShowThePatchedField) {
   // One relocation per vector, each against its own zeroed 8-byte slot of .text.
-  ElfWriter w(1, 1, kEmDpu, 0x02800000);
+  ElfWriter w(1, 1, abikit::kEmDpu, 0x02800000);
   const size_t n = std::size(kDpuVectors);
   uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(8 * n, 0), 0, 0, 8);
   uint32_t sym = w.addSymbol("base", 0, 0, 0, 1, uint16_t(text));
@@ -90,7 +87,7 @@ TEST(ElfDpu, ObjectsRoundTripAndShowThePatchedField) {
 
 TEST(ElfDpu, LinkedFilesGetTheAddressSpaceFixup) {
   // In a linked file, S is an address: an IRAM label becomes an instruction index.
-  ElfWriter w(1, 1, kEmDpu, 0x02800000);
+  ElfWriter w(1, 1, abikit::kEmDpu, 0x02800000);
   w.e_type = 2;
   uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(16, 0), 0, 0, 8, 0, 0x80000000);
   uint32_t sym = w.addSymbol("label", 0x80000040, 0, 2, 1, uint16_t(text));
@@ -116,7 +113,7 @@ TEST(ElfDpu, LinkerAddressFixupVectors) {
 }
 
 TEST(ElfDpu, OtherMachinesHaveNoPatchView) {
-  ElfWriter w(2, 1, 243, 0x5);
+  ElfWriter w(2, 1, abikit::kEmRiscv, 0x5);
   uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(8, 0));
   uint32_t s = w.addSymbol("f", 0, 0, 2, 1, uint16_t(text));
   w.addRelocation(text, 0, 26, s, 0); // R_RISCV_HI20: (S + A + 0x800) >> 12, not S + A
@@ -130,7 +127,7 @@ TEST(ElfDpu, OtherMachinesHaveNoPatchView) {
 
 TEST(ElfIpu, ObjectsRoundTrip) {
   for (uint32_t arch : {0x1u, 0x2u, 0x21u}) {
-    ElfWriter w(1, 1, kEmIpu, arch, 255);
+    ElfWriter w(1, 1, abikit::kEmGraphcoreIpu, arch, 255);
     uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(64, 0), 0, 0, 4);
     uint32_t data = w.addSection(".data", 1, 3, std::vector<uint8_t>(16, 0), 0, 0, 4);
     uint32_t f = w.addSymbol("vertex", 0, 64, 2, 1, uint16_t(text));
@@ -165,7 +162,7 @@ TEST(ElfTables, EveryRelocationTypeRoundTrips) {
   for (const abikit::ElfMachineInfo* m : abikit::elfMachines()) {
     if (!m || m->relocations.empty()) continue;
     SCOPED_TRACE(std::string(m->name));
-    const bool is32 = m->machine == kEmDpu || m->machine == kEmIpu;
+    const bool is32 = m->machine == abikit::kEmDpu || m->machine == abikit::kEmGraphcoreIpu;
     ElfWriter w(is32 ? 1 : 2, 1, m->machine, 0);
     const size_t n = m->relocations.size();
     uint32_t text = w.addSection(".text", 1, 6, std::vector<uint8_t>(8 * n, 0), 0, 0, 8);
@@ -337,41 +334,52 @@ bool mentions(const std::vector<std::string>& lines, const std::string& text) {
 }
 
 TEST(ElfLinkCheck, CompatibleObjects) {
-  EXPECT_TRUE(conflicts({headerOnly(2, 243, 0x5), headerOnly(2, 243, 0x4)}).empty());
   EXPECT_TRUE(
-      conflicts({headerOnly(1, kEmDpu, 0x02800000), headerOnly(1, kEmDpu, 0x02800000)}).empty());
-  EXPECT_TRUE(conflicts({headerOnly(1, kEmIpu, 2, 255), headerOnly(1, kEmIpu, 2, 255)}).empty());
-  EXPECT_TRUE(
-      conflicts({headerOnly(2, 224, 0x52f, 64, 2), headerOnly(2, 224, 0x52f, 64, 2)}).empty());
-  EXPECT_TRUE(conflicts({headerOnly(2, 243, 0x5)}).empty());
+      conflicts({headerOnly(2, abikit::kEmRiscv, 0x5), headerOnly(2, abikit::kEmRiscv, 0x4)})
+          .empty());
+  EXPECT_TRUE(conflicts({headerOnly(1, abikit::kEmDpu, 0x02800000),
+                         headerOnly(1, abikit::kEmDpu, 0x02800000)})
+                  .empty());
+  EXPECT_TRUE(conflicts({headerOnly(1, abikit::kEmGraphcoreIpu, 2, 255),
+                         headerOnly(1, abikit::kEmGraphcoreIpu, 2, 255)})
+                  .empty());
+  EXPECT_TRUE(conflicts({headerOnly(2, abikit::kEmAmdgpu, 0x52f, 64, 2),
+                         headerOnly(2, abikit::kEmAmdgpu, 0x52f, 64, 2)})
+                  .empty());
+  EXPECT_TRUE(conflicts({headerOnly(2, abikit::kEmRiscv, 0x5)}).empty());
 }
 
 TEST(ElfLinkCheck, Conflicts) {
   // Different machines and classes.
-  auto c = conflicts({headerOnly(2, 243, 0x5), headerOnly(2, 224, 0x52f, 64, 2)});
+  auto c = conflicts(
+      {headerOnly(2, abikit::kEmRiscv, 0x5), headerOnly(2, abikit::kEmAmdgpu, 0x52f, 64, 2)});
   ASSERT_EQ(c.size(), 1u);
   EXPECT_TRUE(mentions(c, "different machines: EM_RISCV (243) vs EM_AMDGPU (224)"));
   EXPECT_TRUE(mentions(c, "o0.o vs o1.o"));
-  c = conflicts({headerOnly(1, 243, 0x4), headerOnly(2, 243, 0x4)});
+  c = conflicts({headerOnly(1, abikit::kEmRiscv, 0x4), headerOnly(2, abikit::kEmRiscv, 0x4)});
   EXPECT_TRUE(mentions(c, "different ELF classes"));
   // DPU: ABI version 2 against an object without the version flag.
-  c = conflicts({headerOnly(1, kEmDpu, 0x02800000), headerOnly(1, kEmDpu, 0)});
+  c = conflicts({headerOnly(1, abikit::kEmDpu, 0x02800000), headerOnly(1, abikit::kEmDpu, 0)});
   EXPECT_TRUE(mentions(c, "DPU ABI version")) << (c.empty() ? "" : c[0]);
   // RISC-V: float ABI and RVE.
-  c = conflicts({headerOnly(2, 243, 0x5), headerOnly(2, 243, 0x3)});
+  c = conflicts({headerOnly(2, abikit::kEmRiscv, 0x5), headerOnly(2, abikit::kEmRiscv, 0x3)});
   EXPECT_FALSE(c.empty());
-  c = conflicts({headerOnly(1, 243, 0x8), headerOnly(1, 243, 0x0)});
+  c = conflicts({headerOnly(1, abikit::kEmRiscv, 0x8), headerOnly(1, abikit::kEmRiscv, 0x0)});
   EXPECT_FALSE(c.empty());
   // AMDGPU: different processors; xnack on vs off.
-  c = conflicts({headerOnly(2, 224, 0x52f, 64, 2), headerOnly(2, 224, 0x530, 64, 2)});
+  c = conflicts({headerOnly(2, abikit::kEmAmdgpu, 0x52f, 64, 2),
+                 headerOnly(2, abikit::kEmAmdgpu, 0x530, 64, 2)});
   EXPECT_FALSE(c.empty());
-  c = conflicts({headerOnly(2, 224, 0x33f, 64, 2), headerOnly(2, 224, 0x23f, 64, 2)});
+  c = conflicts({headerOnly(2, abikit::kEmAmdgpu, 0x33f, 64, 2),
+                 headerOnly(2, abikit::kEmAmdgpu, 0x23f, 64, 2)});
   EXPECT_FALSE(c.empty());
   // IPU: different architectures.
-  c = conflicts({headerOnly(1, kEmIpu, 1, 255), headerOnly(1, kEmIpu, 2, 255)});
+  c = conflicts({headerOnly(1, abikit::kEmGraphcoreIpu, 1, 255),
+                 headerOnly(1, abikit::kEmGraphcoreIpu, 2, 255)});
   EXPECT_TRUE(mentions(c, "IPU architecture"));
   // Three files: each is compared with the first.
-  c = conflicts({headerOnly(2, 243, 0x5), headerOnly(2, 243, 0x5), headerOnly(2, 243, 0x1)});
+  c = conflicts({headerOnly(2, abikit::kEmRiscv, 0x5), headerOnly(2, abikit::kEmRiscv, 0x5),
+                 headerOnly(2, abikit::kEmRiscv, 0x1)});
   EXPECT_TRUE(mentions(c, "o0.o vs o2.o"));
   EXPECT_FALSE(mentions(c, "o0.o vs o1.o"));
 }
@@ -379,16 +387,16 @@ TEST(ElfLinkCheck, Conflicts) {
 TEST(ElfLinkCheck, UnknownMachinesAreAnError) {
   EXPECT_THROW(conflicts({headerOnly(2, 0x4242, 0), headerOnly(2, 0x4242, 0)}), abikit::Error);
   // Different machines need no machine knowledge.
-  auto c = conflicts({headerOnly(2, 0x4242, 0), headerOnly(2, 243, 0)});
+  auto c = conflicts({headerOnly(2, 0x4242, 0), headerOnly(2, abikit::kEmRiscv, 0)});
   EXPECT_TRUE(mentions(c, "different machines"));
 }
 
 TEST(ElfLinkCheck, ExecutablesCannotBeLinked) {
-  ElfWriter w(2, 1, 243, 0x5);
+  ElfWriter w(2, 1, abikit::kEmRiscv, 0x5);
   w.e_type = 2;
   w.addSection(".text", 1, 6, {0, 0, 0, 0});
   std::vector<uint8_t> exe = w.build();
-  auto c = conflicts({headerOnly(2, 243, 0x5), exe});
+  auto c = conflicts({headerOnly(2, abikit::kEmRiscv, 0x5), exe});
   EXPECT_TRUE(mentions(c, "ET_EXEC"));
 }
 
@@ -401,7 +409,7 @@ TEST(ElfAmdgpu, KernelDescriptor) {
   kd[48 + 2] = 0xaf;
   kd[52] = 0x8c;
   kd[56] = 0x09;
-  ElfWriter w(2, 1, 224, 0x52f, 64, 2);
+  ElfWriter w(2, 1, abikit::kEmAmdgpu, 0x52f, 64, 2);
   uint32_t ro = w.addSection(".rodata", 1, 2, kd, 0, 0, 64);
   w.addSymbol("k03.kd", 0, 64, 1, 1, uint16_t(ro));
   w.addSymbol("other", 0, 64, 1, 1, uint16_t(ro));
@@ -431,7 +439,7 @@ TEST(ElfAmdgpu, KernelDescriptor) {
 
 TEST(ElfRiscv, Attributes) {
   for (uint8_t data : {1, 2}) {
-    ElfWriter w(1, data, 243, 0x5);
+    ElfWriter w(1, data, abikit::kEmRiscv, 0x5);
     // Format 'A'; subsection "riscv": Tag_File { stack_align 16, arch "rv32i2p1_c2p0",
     // unaligned_access 1, priv_spec 1, atomic_abi 3, unknown ignorable tag 65 "x" }.
     std::vector<uint8_t> file = {4, 16, 5};

@@ -33,7 +33,7 @@ std::string macro(const abikit::Target& t, const std::string& name) {
 }
 
 const abikit::ElfMachineInfo& ipuElf() {
-  const abikit::ElfMachineInfo* m = abikit::findElfMachine(248);
+  const abikit::ElfMachineInfo* m = abikit::findElfMachine(abikit::kEmGraphcoreIpu);
   EXPECT_NE(m, nullptr);
   return *m;
 }
@@ -404,7 +404,7 @@ TEST(IpuRelocations, RangeAndAlignmentErrors) {
 TEST(IpuElfFlags, Decode) {
   const abikit::ElfMachineInfo& m = ipuElf();
   auto decode = [&](uint32_t flags, uint8_t osabi = 255) {
-    return m.decodeFlags({1, 1, osabi, 0, 248, flags});
+    return m.decodeFlags({1, 1, osabi, 0, abikit::kEmGraphcoreIpu, flags});
   };
   const std::tuple<uint32_t, const char*, const char*> known[] = {
       {0x1, "ipu1", "EF_GRAPHCORE_ARCH_IPU1"},
@@ -432,12 +432,14 @@ TEST(IpuElfFlags, Decode) {
   ASSERT_EQ(extra.problems.size(), 1u);
   EXPECT_NE(extra.problems[0].find("0x100"), std::string::npos);
   EXPECT_EQ(decode(0x2, 0).problems.size(), 1u); // not ELFOSABI_STANDALONE
-  EXPECT_EQ(m.decodeFlags({2, 2, 255, 0, 248, 0x2}).problems.size(), 2u);
+  EXPECT_EQ(m.decodeFlags({2, 2, 255, 0, abikit::kEmGraphcoreIpu, 0x2}).problems.size(), 2u);
 }
 
 TEST(IpuElfFlags, LinkConflicts) {
   const abikit::ElfMachineInfo& m = ipuElf();
-  auto decode = [&](uint32_t flags) { return m.decodeFlags({1, 1, 255, 0, 248, flags}); };
+  auto decode = [&](uint32_t flags) {
+    return m.decodeFlags({1, 1, 255, 0, abikit::kEmGraphcoreIpu, flags});
+  };
   std::vector<std::string> out;
   m.linkConflicts(decode(0x2), decode(0x2), out);
   EXPECT_TRUE(out.empty());

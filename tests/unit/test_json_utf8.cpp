@@ -4,6 +4,7 @@
 // command line: layout, call and kernarg with such identifiers, elf with such symbol and section
 // names; every document must parse.
 #include "../../src/emit/json_writer.h"
+#include "abikit/elf_constants.h"
 #include "elf_writer.h"
 
 #include <array>
@@ -192,7 +193,7 @@ TEST_F(JsonUtf8Cli, Kernarg) {
 }
 
 TEST_F(JsonUtf8Cli, ElfSymbolAndSectionNames) {
-  abikit::test::ElfWriter w(1, 1, 245, 0x02800000);
+  abikit::test::ElfWriter w(1, 1, abikit::kEmDpu, 0x02800000);
   uint32_t text = w.addSection(".text\xFF\xED\xA0\x80", 1, 6, std::vector<uint8_t>(16, 0));
   w.addSymbol("main\xC3\xA9", 0, 4, 2, 1, uint16_t(text));
   w.addSymbol("bad\xE2\x82", 4, 4, 2, 1, uint16_t(text));

@@ -52,7 +52,7 @@ std::string_view property(const Target& t, std::string_view key) {
 }
 
 const ElfMachineInfo& cuda() {
-  const ElfMachineInfo* m = findElfMachine(190);
+  const ElfMachineInfo* m = findElfMachine(abikit::kEmCuda);
   EXPECT_NE(m, nullptr);
   return *m;
 }
@@ -316,15 +316,15 @@ TEST(NvptxTarget, DecodeRoundTripEveryProcessor) {
 
 TEST(NvptxTarget, DecodeDetails) {
   // ptxas 13.0 with -g: the top byte is 0x0b.
-  ElfFlagsInfo g = cuda().decodeFlags({2, 1, 65, 8, 190, 0x0b005a04});
+  ElfFlagsInfo g = cuda().decodeFlags({2, 1, 65, 8, abikit::kEmCuda, 0x0b005a04});
   EXPECT_EQ(g.processor, "sm_90");
   EXPECT_TRUE(g.problems.empty());
   EXPECT_NE(std::find(g.flag_names.begin(), g.flag_names.end(), "undocumented bits 0xb000004"),
             g.flag_names.end());
   // The "a" flag of the newer layout.
-  EXPECT_EQ(cuda().decodeFlags({2, 1, 65, 8, 190, 0x06006408}).processor, "sm_100a");
+  EXPECT_EQ(cuda().decodeFlags({2, 1, 65, 8, abikit::kEmCuda, 0x06006408}).processor, "sm_100a");
   // The older layout with every documented flag.
-  ElfFlagsInfo v1 = cuda().decodeFlags({2, 1, 51, 7, 190, 0x00501f5a});
+  ElfFlagsInfo v1 = cuda().decodeFlags({2, 1, 51, 7, abikit::kEmCuda, 0x00501f5a});
   EXPECT_EQ(v1.processor, "sm_90a");
   EXPECT_TRUE(v1.problems.empty()) << v1.problems.front();
   EXPECT_EQ(v1.property("virtual_sm"), "compute_80");
@@ -336,17 +336,17 @@ TEST(NvptxTarget, DecodeDetails) {
 }
 
 TEST(NvptxTarget, DecodeProblems) {
-  EXPECT_EQ(cuda().decodeFlags({2, 1, 65, 9, 190, 0}).problems,
+  EXPECT_EQ(cuda().decodeFlags({2, 1, 65, 9, abikit::kEmCuda, 0}).problems,
             (std::vector<std::string>{"unknown CUDA ELF ABI version 9 (known: 7, 8)"}));
-  EXPECT_EQ(cuda().decodeFlags({2, 1, 51, 8, 190, 0x06005a04}).problems,
+  EXPECT_EQ(cuda().decodeFlags({2, 1, 51, 8, abikit::kEmCuda, 0x06005a04}).problems,
             (std::vector<std::string>{"CUDA ELF ABI version 8 with OSABI 51 (expected 65)"}));
-  EXPECT_EQ(cuda().decodeFlags({2, 1, 65, 8, 190, 0x06006302}).problems,
+  EXPECT_EQ(cuda().decodeFlags({2, 1, 65, 8, abikit::kEmCuda, 0x06006302}).problems,
             (std::vector<std::string>{"unknown SM sm_99"}));
-  EXPECT_EQ(cuda().decodeFlags({2, 1, 51, 7, 190, 0x8000045a}).problems,
+  EXPECT_EQ(cuda().decodeFlags({2, 1, 51, 7, abikit::kEmCuda, 0x8000045a}).problems,
             (std::vector<std::string>{"unknown e_flags bits 0x80000000"}));
-  EXPECT_EQ(cuda().decodeFlags({1, 1, 51, 7, 190, 0x45a}).problems,
+  EXPECT_EQ(cuda().decodeFlags({1, 1, 51, 7, abikit::kEmCuda, 0x45a}).problems,
             (std::vector<std::string>{"EF_CUDA_64BIT_ADDRESS does not match the ELF class"}));
-  EXPECT_EQ(cuda().decodeFlags({1, 1, 65, 8, 190, 0x06005a04}).problems,
+  EXPECT_EQ(cuda().decodeFlags({1, 1, 65, 8, abikit::kEmCuda, 0x06005a04}).problems,
             (std::vector<std::string>{"CUDA ELF ABI version 8 objects are ELFCLASS64"}));
 }
 

@@ -459,7 +459,7 @@ TEST(RiscvTarget, ElfIdentityAndFlags) {
 }
 
 TEST(RiscvTarget, DecodeFlagsRoundTrip) {
-  const ElfMachineInfo* m = findElfMachine(243);
+  const ElfMachineInfo* m = findElfMachine(abikit::kEmRiscv);
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->family, Family::RISCV);
   EXPECT_EQ(m->name, "EM_RISCV");
@@ -496,41 +496,41 @@ TEST(RiscvTarget, DecodeFlagsRoundTrip) {
 }
 
 TEST(RiscvTarget, DecodeFlagsProblemsAndNames) {
-  const ElfMachineInfo* m = findElfMachine(243);
-  ElfFlagsInfo info = m->decodeFlags({1, 1, 0, 0, 243, 0x5});
+  const ElfMachineInfo* m = findElfMachine(abikit::kEmRiscv);
+  ElfFlagsInfo info = m->decodeFlags({1, 1, 0, 0, abikit::kEmRiscv, 0x5});
   EXPECT_EQ(info.flag_names,
             (std::vector<std::string>{"EF_RISCV_RVC", "EF_RISCV_FLOAT_ABI_DOUBLE"}));
   EXPECT_EQ(info.property("float_abi"), "double");
   EXPECT_EQ(info.property("abi"), "ilp32d");
-  info = m->decodeFlags({2, 1, 0, 0, 243, 0x1f});
+  info = m->decodeFlags({2, 1, 0, 0, abikit::kEmRiscv, 0x1f});
   EXPECT_EQ(info.flag_names, (std::vector<std::string>{"EF_RISCV_RVC", "EF_RISCV_FLOAT_ABI_QUAD",
                                                        "EF_RISCV_RVE", "EF_RISCV_TSO"}));
   ASSERT_EQ(info.problems.size(), 1u);
   EXPECT_EQ(info.problems[0], "EF_RISCV_RVE with a hard-float ABI (the E ABIs are soft-float)");
-  info = m->decodeFlags({1, 1, 0, 0, 243, 0x00000480});
+  info = m->decodeFlags({1, 1, 0, 0, abikit::kEmRiscv, 0x00000480});
   ASSERT_EQ(info.problems.size(), 1u);
   EXPECT_EQ(info.problems[0], "reserved e_flags bits 0x480 are set");
-  info = m->decodeFlags({1, 1, 0, 0, 243, 0x03000000});
+  info = m->decodeFlags({1, 1, 0, 0, abikit::kEmRiscv, 0x03000000});
   ASSERT_EQ(info.problems.size(), 1u);
   EXPECT_NE(info.problems[0].find("non-standard e_flags bits 0x3000000"), std::string::npos);
-  info = m->decodeFlags({1, 1, 0, 0, 243, 0x24});
+  info = m->decodeFlags({1, 1, 0, 0, abikit::kEmRiscv, 0x24});
   EXPECT_EQ(info.property("abi"), "rv64ilp32d");
   EXPECT_EQ(info.target, "riscv64-unknown-elf");
   EXPECT_TRUE(info.problems.empty());
-  info = m->decodeFlags({2, 1, 0, 0, 243, 0x20});
+  info = m->decodeFlags({2, 1, 0, 0, abikit::kEmRiscv, 0x20});
   ASSERT_EQ(info.problems.size(), 1u);
   EXPECT_EQ(info.problems[0], "EF_RISCV_RV64ILP32 objects are ELFCLASS32");
-  info = m->decodeFlags({1, 2, 0, 0, 243, 0x0});
+  info = m->decodeFlags({1, 2, 0, 0, abikit::kEmRiscv, 0x0});
   ASSERT_EQ(info.problems.size(), 1u);
-  info = m->decodeFlags({1, 1, 0, 0, 243, 0x40});
+  info = m->decodeFlags({1, 1, 0, 0, abikit::kEmRiscv, 0x40});
   EXPECT_EQ(info.property("rvy"), "yes");
   EXPECT_TRUE(info.problems.empty());
 }
 
 TEST(RiscvTarget, LinkConflicts) {
-  const ElfMachineInfo* m = findElfMachine(243);
+  const ElfMachineInfo* m = findElfMachine(abikit::kEmRiscv);
   auto decode = [&](uint32_t flags, uint8_t cls = 1) {
-    return m->decodeFlags({cls, 1, 0, 0, 243, flags});
+    return m->decodeFlags({cls, 1, 0, 0, abikit::kEmRiscv, flags});
   };
   auto conflicts = [&](uint32_t a, uint32_t b) {
     std::vector<std::string> out;
@@ -554,7 +554,7 @@ TEST(RiscvTarget, LinkConflicts) {
 }
 
 TEST(RiscvTarget, RelocationTable) {
-  const ElfMachineInfo* m = findElfMachine(243);
+  const ElfMachineInfo* m = findElfMachine(abikit::kEmRiscv);
   std::set<uint32_t> types;
   std::set<std::string_view> names;
   for (const RelocationType& r : m->relocations) {
@@ -615,7 +615,7 @@ TEST(RiscvTarget, RelocationTable) {
 }
 
 uint64_t applyTo(uint32_t type, uint64_t word, uint64_t value) {
-  const RelocationType* r = findElfMachine(243)->relocation(type);
+  const RelocationType* r = findElfMachine(abikit::kEmRiscv)->relocation(type);
   std::array<uint8_t, 8> bytes{};
   for (size_t i = 0; i < 8; ++i) bytes[i] = uint8_t(word >> (8 * i));
   applyRelocation(*r, value, std::span<uint8_t>(bytes.data(), r->size));
