@@ -132,7 +132,6 @@ private:
   const ElfSection* section_ = nullptr;
   const ElfSection* strings_ = nullptr;
   const ElfSection* shndx_ = nullptr; // SHT_SYMTAB_SHNDX for this table, if any
-  const uint8_t* base_ = nullptr;
   size_t count_ = 0;
 };
 
@@ -156,7 +155,6 @@ private:
   const ElfSection* section_ = nullptr;
   const ElfSection* target_ = nullptr;
   ElfSymbolTable symbols_;
-  const uint8_t* base_ = nullptr;
   size_t count_ = 0;
   bool rela_ = false;
 };
@@ -216,10 +214,6 @@ public:
   /// Throws Error::atOffset(message, name(), offset).
   [[noreturn]] void fail(std::string message, uint64_t offset) const;
 
-  // Checked little/big-endian reads at a file offset (throw when past the end).
-  uint16_t read16(uint64_t offset) const;
-  uint32_t read32(uint64_t offset) const;
-  uint64_t read64(uint64_t offset) const;
   /// A NUL-terminated string at `offset` within string-table section `strtab`.
   std::string_view stringAt(const ElfSection& strtab, uint64_t offset, uint64_t field_offset) const;
 

@@ -1,31 +1,21 @@
 // AMDGPU: the code-object V3+ kernel descriptor (reference gpu.md §2.8).
 #include "abikit/elf.h"
-
-#include <cstring>
+#include "bytes.h"
 
 namespace abikit {
 
-namespace {
-uint32_t le32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-uint16_t le16(const uint8_t* p) {
-  return uint16_t(p[0] | p[1] << 8);
-}
-} // namespace
-
 AmdgpuKernelDescriptor decodeAmdgpuKernelDescriptor(std::span<const uint8_t, 64> b) {
   AmdgpuKernelDescriptor kd;
-  const uint8_t* p = b.data();
-  kd.group_segment_fixed_size = le32(p + 0);
-  kd.private_segment_fixed_size = le32(p + 4);
-  kd.kernarg_size = le32(p + 8);
-  kd.kernel_code_entry_byte_offset = int64_t(uint64_t(le32(p + 16)) | uint64_t(le32(p + 20)) << 32);
-  kd.compute_pgm_rsrc3 = le32(p + 44);
-  kd.compute_pgm_rsrc1 = le32(p + 48);
-  kd.compute_pgm_rsrc2 = le32(p + 52);
-  kd.kernel_code_properties = le16(p + 56);
-  kd.kernarg_preload = le16(p + 58);
+  const detail::EndianSlice in(b, false); // the descriptor is little-endian
+  kd.group_segment_fixed_size = in.u32At(0);
+  kd.private_segment_fixed_size = in.u32At(4);
+  kd.kernarg_size = in.u32At(8);
+  kd.kernel_code_entry_byte_offset = int64_t(in.u64At(16));
+  kd.compute_pgm_rsrc3 = in.u32At(44);
+  kd.compute_pgm_rsrc1 = in.u32At(48);
+  kd.compute_pgm_rsrc2 = in.u32At(52);
+  kd.kernel_code_properties = in.u16At(56);
+  kd.kernarg_preload = in.u16At(58);
   static constexpr const char* kProperties[16] = {"ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER",
                                                   "ENABLE_SGPR_DISPATCH_PTR",
                                                   "ENABLE_SGPR_QUEUE_PTR",
@@ -52,7 +42,7 @@ AmdgpuKernelDescriptor decodeAmdgpuKernelDescriptor(std::span<const uint8_t, 64>
   }
   auto reserved = [&](size_t from, size_t size) {
     for (size_t i = from; i < from + size; ++i)
-      if (p[i]) {
+      if (in.u8At(i)) {
         kd.problems.push_back("reserved bytes " + std::to_string(from) + ".." +
                               std::to_string(from + size - 1) + " are not zero");
         return;

@@ -3,8 +3,9 @@
 // tags (reference riscv.md §5.4). Even tags carry a ULEB128, odd tags a NUL-terminated string.
 #include "abikit/diag.h"
 #include "abikit/elf.h"
+#include "bytes.h"
 
-#include <cstring>
+#include <optional>
 
 namespace abikit {
 
@@ -12,49 +13,32 @@ namespace {
 
 struct Cursor {
   const ElfFile& f;
-  const uint8_t* base; // the section's bytes
-  uint64_t file_offset;
-  uint64_t pos;
-  uint64_t end;
+  detail::EndianSlice in;
 
-  uint64_t at() const { return file_offset + pos; }
+  uint64_t at() const { return in.offset(); }
   [[noreturn]] void fail(const std::string& what) const {
     f.fail("malformed .riscv.attributes: " + what, at());
   }
   uint64_t uleb() {
     uint64_t v = 0;
-    unsigned shift = 0;
-    uint64_t start = pos;
-    while (true) {
-      if (pos >= end) {
-        pos = start;
-        fail("truncated ULEB128 value");
-      }
-      uint8_t b = base[pos++];
-      if (shift >= 64 || (shift == 63 && (b & 0x7e))) {
-        pos = start;
-        fail("ULEB128 value does not fit in 64 bits");
-      }
-      v |= uint64_t(b & 0x7f) << shift;
-      shift += 7;
-      if (!(b & 0x80)) return v;
+    switch (in.uleb(v)) {
+    case detail::EndianSlice::Leb::Ok:
+      break;
+    case detail::EndianSlice::Leb::Truncated:
+      fail("truncated ULEB128 value");
+    case detail::EndianSlice::Leb::TooBig:
+      fail("ULEB128 value does not fit in 64 bits");
     }
+    return v;
   }
   std::string_view ntbs() {
-    const void* nul = std::memchr(base + pos, 0, size_t(end - pos));
-    if (!nul) fail("string is not NUL-terminated");
-    const char* s = reinterpret_cast<const char*>(base + pos);
-    size_t n = size_t(static_cast<const uint8_t*>(nul) - (base + pos));
-    pos += n + 1;
-    return std::string_view(s, n);
+    std::optional<std::string_view> s = in.cstr();
+    if (!s) fail("string is not NUL-terminated");
+    return *s;
   }
   uint32_t u32() {
-    if (end - pos < 4) fail("truncated length field");
-    uint32_t v;
-    std::memcpy(&v, base + pos, 4);
-    if (f.header().bigEndian()) v = __builtin_bswap32(v);
-    pos += 4;
-    return v;
+    if (!in.has(4)) fail("truncated length field");
+    return in.u32();
   }
 };
 
@@ -92,38 +76,44 @@ std::string describe(uint64_t tag, uint64_t v) {
 BuildAttributes parseRiscvAttributes(const ElfFile& file, const ElfSection& section) {
   BuildAttributes out;
   std::span<const uint8_t> bytes = file.contents(section);
-  Cursor c{file, bytes.data(), section.offset, 0, bytes.size()};
+  Cursor c{file,
+           detail::EndianSlice(bytes, file.header().bigEndian(), file.name(), section.offset)};
   if (bytes.empty()) return out;
-  out.format_version = bytes[0];
-  if (bytes[0] != 'A') c.fail("format version is not 'A' (0x41)");
-  c.pos = 1;
-  while (c.pos < c.end) {
-    uint64_t sub_start = c.pos;
+  out.format_version = c.in.u8At(0);
+  if (out.format_version != 'A') c.fail("format version is not 'A' (0x41)");
+  c.in.skip(1);
+  while (!c.in.empty()) {
+    const detail::EndianSlice sub_start = c.in;
     uint32_t len = c.u32();
-    if (len < 4 || len > c.end - sub_start) {
-      c.pos = sub_start;
+    if (len < 4 || len > sub_start.remaining()) {
+      c.in = sub_start;
       c.fail("subsection length " + std::to_string(len) + " does not fit in the section");
     }
-    uint64_t sub_end = sub_start + len;
-    Cursor s{file, bytes.data(), section.offset, c.pos, sub_end};
+    Cursor s{file, sub_start};
+    s.in = s.in.take(len);
+    s.in.skip(4);
     BuildAttributesSubsection sub;
     sub.vendor = s.ntbs();
     if (sub.vendor != "riscv") {
       out.problems.push_back("attributes of vendor '" + std::string(sub.vendor) +
                              "' are not decoded");
       out.subsections.push_back(std::move(sub));
-      c.pos = sub_end;
+      c.in = sub_start;
+      c.in.skip(len);
       continue;
     }
-    while (s.pos < s.end) {
-      uint64_t block_start = s.pos;
+    while (!s.in.empty()) {
+      const detail::EndianSlice block_start = s.in;
       uint64_t scope = s.uleb();
       uint32_t size = s.u32();
-      if (size < 5 || size > s.end - block_start) {
-        s.pos = block_start;
+      if (size < 5 || size > block_start.remaining()) {
+        s.in = block_start;
         s.fail("attribute block size " + std::to_string(size) + " does not fit");
       }
-      Cursor a{file, bytes.data(), section.offset, s.pos, block_start + size};
+      // The block's attributes: after the scope and size, to the end of the block (nothing when
+      // a long scope ULEB128 passed the end).
+      const uint64_t here = s.in.position(), end = block_start.position() + size;
+      Cursor a{file, s.in.sub(here, end > here ? end - here : 0)};
       BuildAttributesSubsection block;
       block.vendor = sub.vendor;
       block.scope_tag = scope;
@@ -134,10 +124,10 @@ BuildAttributes parseRiscvAttributes(const ElfFile& file, const ElfSection& sect
           block.scope.push_back(idx);
         }
       } else if (scope != 1) {
-        s.pos = block_start;
+        s.in = block_start;
         s.fail("unknown attribute scope tag " + std::to_string(scope));
       }
-      while (a.pos < a.end) {
+      while (!a.in.empty()) {
         BuildAttribute attr;
         attr.offset = a.at();
         attr.tag = a.uleb();
@@ -156,9 +146,11 @@ BuildAttributes parseRiscvAttributes(const ElfFile& file, const ElfSection& sect
         block.attributes.push_back(std::move(attr));
       }
       out.subsections.push_back(std::move(block));
-      s.pos = block_start + size;
+      s.in = block_start;
+      s.in.skip(size);
     }
-    c.pos = sub_end;
+    c.in = sub_start;
+    c.in.skip(len);
   }
   return out;
 }

@@ -3,9 +3,9 @@
 // the printed form follow llvm-readelf-14 (docs/elf.md lists where abikit differs).
 #include "abikit/diag.h"
 #include "abikit/elf.h"
+#include "bytes.h"
 
 #include <cstdio>
-#include <cstring>
 
 namespace abikit {
 
@@ -13,15 +13,9 @@ namespace {
 
 using Kind = MsgPackNode::Kind;
 
-uint32_t le32(const ElfFile& f, const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return f.header().bigEndian() ? __builtin_bswap32(v) : v;
-}
-uint16_t le16(const ElfFile& f, const uint8_t* p) {
-  uint16_t v;
-  std::memcpy(&v, p, 2);
-  return f.header().bigEndian() ? uint16_t((v >> 8) | (v << 8)) : v;
+/// The descriptor of `n`, in the file's byte order.
+detail::EndianSlice descOf(const ElfFile& f, const ElfNote& n) {
+  return detail::EndianSlice(n.desc, f.header().bigEndian(), f.name(), n.desc_offset);
 }
 
 [[noreturn]] void malformed(const ElfFile& f, const ElfNote& n, const std::string& what) {
@@ -260,34 +254,33 @@ void decodeAmdgpu(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
 
 void decodeAmd(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
   const auto& d = n.desc;
+  const detail::EndianSlice in = descOf(f, n);
   char buf[160];
   switch (n.type) {
   case kNtAmdHsaCodeObjectVersion: // u32 major, u32 minor
     if (d.size() != 8) malformed(f, n, out.type_name + " (expected 8 bytes)");
-    std::snprintf(buf, sizeof buf, "[Major: %u, Minor: %u]", le32(f, d.data()),
-                  le32(f, d.data() + 4));
+    std::snprintf(buf, sizeof buf, "[Major: %u, Minor: %u]", in.u32At(0), in.u32At(4));
     out.body = buf;
-    out.fields = {{"major", std::to_string(le32(f, d.data()))},
-                  {"minor", std::to_string(le32(f, d.data() + 4))}};
+    out.fields = {{"major", std::to_string(in.u32At(0))}, {"minor", std::to_string(in.u32At(4))}};
     break;
   case kNtAmdHsaHsail: { // u32 major, u32 minor, u8 profile, u8 model, u8 round (+ pad)
     if (d.size() != 12) malformed(f, n, out.type_name + " (expected 12 bytes)");
-    unsigned major = le32(f, d.data()), minor = le32(f, d.data() + 4);
+    unsigned major = in.u32At(0), minor = in.u32At(4);
     std::snprintf(buf, sizeof buf,
                   "[HSAIL Major: %u, HSAIL Minor: %u, Profile: %u, Machine Model: %u, Default "
                   "Float Round: %u]",
-                  major, minor, d[8], d[9], d[10]);
+                  major, minor, in.u8At(8), in.u8At(9), in.u8At(10));
     out.body = buf;
     out.fields = {{"hsail_major", std::to_string(major)},
                   {"hsail_minor", std::to_string(minor)},
-                  {"profile", std::to_string(d[8])},
-                  {"machine_model", std::to_string(d[9])},
-                  {"default_float_round", std::to_string(d[10])}};
+                  {"profile", std::to_string(in.u8At(8))},
+                  {"machine_model", std::to_string(in.u8At(9))},
+                  {"default_float_round", std::to_string(in.u8At(10))}};
     break;
   }
   case kNtAmdHsaIsaVersion: { // u16 vendor size, u16 arch size, u32 major/minor/stepping
     if (d.size() < 16) malformed(f, n, out.type_name + " (shorter than 16 bytes)");
-    size_t vsize = le16(f, d.data()), asize = le16(f, d.data() + 2);
+    size_t vsize = in.u16At(0), asize = in.u16At(2);
     if (vsize == 0 || asize == 0 || d.size() < 16 + vsize + asize)
       malformed(f, n, out.type_name + " (name sizes do not fit)");
     auto name = [&](size_t at, size_t size) {
@@ -295,8 +288,7 @@ void decodeAmd(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
       return s.substr(0, s.find('\0'));
     };
     std::string vendor(name(16, vsize)), arch(name(16 + vsize, asize));
-    unsigned major = le32(f, d.data() + 4), minor = le32(f, d.data() + 8),
-             stepping = le32(f, d.data() + 12);
+    unsigned major = in.u32At(4), minor = in.u32At(8), stepping = in.u32At(12);
     out.body = "[Vendor: " + vendor + ", Architecture: " + arch +
                ", Major: " + std::to_string(major) + ", Minor: " + std::to_string(minor) +
                ", Stepping: " + std::to_string(stepping) + "]";
@@ -324,8 +316,8 @@ void decodeAmd(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
   case kNtAmdPalMetadata: { // (u32 key, u32 value) pairs
     if (d.size() % 8 != 0) malformed(f, n, out.type_name + " (not a list of 8-byte pairs)");
     for (size_t i = 0; i < d.size(); i += 8) {
-      std::string k = std::to_string(le32(f, d.data() + i));
-      std::string v = std::to_string(le32(f, d.data() + i + 4));
+      std::string k = std::to_string(in.u32At(i));
+      std::string v = std::to_string(in.u32At(i + 4));
       out.body += "[" + k + ": " + v + "]";
       out.fields.emplace_back(k, v);
     }
@@ -339,16 +331,16 @@ void decodeAmd(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
 
 void decodeGnu(const ElfFile& f, const ElfNote& n, DecodedNote& out) {
   const auto& d = n.desc;
+  const detail::EndianSlice in = descOf(f, n);
   out.body_indented = false;
   switch (n.type) {
   case kNtGnuAbiTag: { // u32 os, u32 major, minor, patch
     if (d.size() < 16) malformed(f, n, out.type_name + " (shorter than 16 bytes)");
     static const char* const kOs[] = {"Linux",  "Hurd",     "Solaris", "FreeBSD",
                                       "NetBSD", "Syllable", "NaCl"};
-    uint32_t os = le32(f, d.data());
-    std::string abi = std::to_string(le32(f, d.data() + 4)) + "." +
-                      std::to_string(le32(f, d.data() + 8)) + "." +
-                      std::to_string(le32(f, d.data() + 12));
+    uint32_t os = in.u32At(0);
+    std::string abi = std::to_string(in.u32At(4)) + "." + std::to_string(in.u32At(8)) + "." +
+                      std::to_string(in.u32At(12));
     std::string osname = os < 7 ? kOs[os] : "Unknown";
     out.body = "OS: " + osname + ", ABI: " + abi;
     out.fields = {{"os", osname}, {"abi", abi}};

@@ -1,5 +1,8 @@
 // The effect of a DPU relocation on its instruction field (shown by `abikit elf --relocs`).
 #include "abikit/elf.h"
+#include "bytes.h"
+
+#include <algorithm>
 
 namespace abikit {
 
@@ -28,13 +31,13 @@ std::optional<RelocationPatch> relocationPatch(const ElfFile& file, const ElfRel
   // The DPU linker converts IRAM/MRAM/atomic addresses in allocated sections (dpu.md §5.4).
   if (file.header().machine == kEmDpu && linked && (target->flags & kShfAlloc))
     p.value = dpuLinkerValue(p.value);
+  // The field is little-endian (applyRelocation's order), at most 8 bytes of it are shown.
+  const size_t n = type->size < 8 ? type->size : 8;
   uint8_t field[8] = {};
-  for (size_t i = 0; i < type->size && i < 8; ++i) {
-    field[i] = bytes[off + i];
-    p.before |= uint64_t(field[i]) << (8 * i);
-  }
-  applyRelocation(*type, p.value, std::span<uint8_t>(field, type->size < 8 ? type->size : 8));
-  for (size_t i = 0; i < type->size && i < 8; ++i) p.after |= uint64_t(field[i]) << (8 * i);
+  std::copy_n(bytes.begin() + ptrdiff_t(off), n, field);
+  p.before = detail::EndianSlice({field, n}, false).uintAt(0, n);
+  applyRelocation(*type, p.value, std::span<uint8_t>(field, n));
+  p.after = detail::EndianSlice({field, n}, false).uintAt(0, n);
   return p;
 }
 

@@ -3,6 +3,7 @@
 // or a count; see docs/elf.md for the list of checks and why this is not libelf.
 #include "abikit/diag.h"
 #include "abikit/elf.h"
+#include "bytes.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -16,6 +17,9 @@
 namespace abikit {
 
 namespace {
+
+using detail::EndianSlice;
+using detail::fileBytes;
 
 std::string hex(uint64_t v) {
   char buf[24];
@@ -41,33 +45,6 @@ constexpr ShdrLayout kShdr64 = {0, 4, 8, 16, 24, 32, 40, 44, 48, 56, 64};
 bool isStandardSectionType(uint32_t type) {
   // gABI types below SHT_LOOS whose contents this reader or its users interpret.
   return type < kShtLoos;
-}
-
-inline uint16_t bswap16(uint16_t v) {
-  return uint16_t((v >> 8) | (v << 8));
-}
-inline uint32_t bswap32(uint32_t v) {
-  return __builtin_bswap32(v);
-}
-inline uint64_t bswap64(uint64_t v) {
-  return __builtin_bswap64(v);
-}
-
-// Unchecked loads: callers have checked the range.
-inline uint16_t load16(const uint8_t* p, bool big) {
-  uint16_t v;
-  std::memcpy(&v, p, 2);
-  return big ? bswap16(v) : v;
-}
-inline uint32_t load32(const uint8_t* p, bool big) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return big ? bswap32(v) : v;
-}
-inline uint64_t load64(const uint8_t* p, bool big) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return big ? bswap64(v) : v;
 }
 
 /// [offset, offset + size) lies within [0, total).
@@ -168,19 +145,6 @@ const uint8_t* ElfFile::at(uint64_t offset, uint64_t size, uint64_t field_offset
   return data_ + offset;
 }
 
-uint16_t ElfFile::read16(uint64_t offset) const {
-  if (!inRange(offset, 2, size_)) fail("read past the end of the file", offset);
-  return load16(data_ + offset, header_.bigEndian());
-}
-uint32_t ElfFile::read32(uint64_t offset) const {
-  if (!inRange(offset, 4, size_)) fail("read past the end of the file", offset);
-  return load32(data_ + offset, header_.bigEndian());
-}
-uint64_t ElfFile::read64(uint64_t offset) const {
-  if (!inRange(offset, 8, size_)) fail("read past the end of the file", offset);
-  return load64(data_ + offset, header_.bigEndian());
-}
-
 std::string_view ElfFile::stringAt(const ElfSection& strtab, uint64_t offset,
                                    uint64_t field_offset) const {
   // String tables were checked at open: in the file and NUL-terminated (when used as such).
@@ -211,11 +175,12 @@ void ElfFile::parse() {
     fail("truncated ELF identification: the file has " + std::to_string(size_) +
              " bytes, e_ident needs 16",
          size_);
-  header_.elf_class = data_[4];
-  header_.data = data_[5];
-  header_.ident_version = data_[6];
-  header_.osabi = data_[7];
-  header_.abi_version = data_[8];
+  EndianSlice in(bytes(), false, name_);
+  header_.elf_class = in.u8At(4);
+  header_.data = in.u8At(5);
+  header_.ident_version = in.u8At(6);
+  header_.osabi = in.u8At(7);
+  header_.abi_version = in.u8At(8);
   if (header_.elf_class != kElfClass32 && header_.elf_class != kElfClass64)
     fail("unknown ELF class " + std::to_string(header_.elf_class) +
              " (expected 1 = ELFCLASS32 or 2 = ELFCLASS64)",
@@ -225,32 +190,25 @@ void ElfFile::parse() {
              " (expected 1 = little-endian or 2 = big-endian)",
          5);
   const bool is64 = header_.is64();
-  const bool big = header_.bigEndian();
   const HeaderLayout& L = is64 ? kHeader64 : kHeader32;
   if (size_ < L.size)
     fail("truncated ELF header: the file has " + std::to_string(size_) + " bytes, the " +
              (is64 ? "ELF64" : "ELF32") + " header needs " + std::to_string(L.size),
          size_);
-  const uint8_t* p = data_;
-  header_.type = load16(p + 16, big);
-  header_.machine = load16(p + 18, big);
-  header_.version = load32(p + 20, big);
-  if (is64) {
-    header_.entry = load64(p + 24, big);
-    header_.phoff = load64(p + 32, big);
-    header_.shoff = load64(p + 40, big);
-  } else {
-    header_.entry = load32(p + 24, big);
-    header_.phoff = load32(p + 28, big);
-    header_.shoff = load32(p + 32, big);
-  }
-  header_.flags = load32(p + L.e_flags, big);
-  header_.ehsize = load16(p + L.e_ehsize, big);
-  header_.phentsize = load16(p + L.e_phentsize, big);
-  header_.phnum = load16(p + L.e_phnum, big);
-  header_.shentsize = load16(p + L.e_shentsize, big);
-  header_.shnum = load16(p + L.e_shnum, big);
-  header_.shstrndx = load16(p + L.e_shstrndx, big);
+  in = fileBytes(*this);
+  header_.type = in.u16At(16);
+  header_.machine = in.u16At(18);
+  header_.version = in.u32At(20);
+  header_.entry = in.wordAt(24, is64);
+  header_.phoff = in.wordAt(L.e_phoff, is64);
+  header_.shoff = in.wordAt(L.e_shoff, is64);
+  header_.flags = in.u32At(L.e_flags);
+  header_.ehsize = in.u16At(L.e_ehsize);
+  header_.phentsize = in.u16At(L.e_phentsize);
+  header_.phnum = in.u16At(L.e_phnum);
+  header_.shentsize = in.u16At(L.e_shentsize);
+  header_.shnum = in.u16At(L.e_shnum);
+  header_.shstrndx = in.u16At(L.e_shstrndx);
 
   if (header_.ident_version != 1)
     problems_.push_back("e_ident[EI_VERSION] is " + std::to_string(header_.ident_version) +
@@ -271,7 +229,7 @@ void ElfFile::parse() {
 
 void ElfFile::parseSectionHeaders() {
   const bool is64 = header_.is64();
-  const bool big = header_.bigEndian();
+  const EndianSlice in = fileBytes(*this);
   const HeaderLayout& L = is64 ? kHeader64 : kHeader32;
   const ShdrLayout& S = is64 ? kShdr64 : kShdr32;
   const uint64_t shoff = header_.shoff;
@@ -293,10 +251,10 @@ void ElfFile::parseSectionHeaders() {
   if (shoff < L.size)
     fail("the section header table (at " + hex(shoff) + ") overlaps the ELF header", L.e_shoff);
   // Section 0 holds the escapes of the extended numbering.
-  const uint8_t* s0 = at(shoff, S.entry_size, L.e_shoff, "the section header table");
-  uint64_t s0_size = is64 ? load64(s0 + S.size, big) : load32(s0 + S.size, big);
-  uint32_t s0_link = load32(s0 + S.link, big);
-  uint32_t s0_info = load32(s0 + S.info, big);
+  at(shoff, S.entry_size, L.e_shoff, "the section header table");
+  uint64_t s0_size = in.wordAt(shoff + S.size, is64);
+  uint32_t s0_link = in.u32At(shoff + S.link);
+  uint32_t s0_info = in.u32At(shoff + S.info);
   if (shnum == 0) {
     // SHN_LORESERVE or more sections: the count is in section 0's sh_size.
     shnum = s0_size;
@@ -324,35 +282,26 @@ void ElfFile::parseSectionHeaders() {
   sections_.resize(header_.shnum);
   for (uint32_t i = 0; i < header_.shnum; ++i) {
     const uint64_t h = shoff + uint64_t(i) * S.entry_size;
-    const uint8_t* q = data_ + h;
+    const EndianSlice q = in.sub(h, S.entry_size);
     ElfSection& s = sections_[i];
     s.index = i;
     s.header_offset = h;
-    s.name_offset = load32(q + S.name, big);
-    s.type = load32(q + S.type, big);
-    if (is64) {
-      s.flags = load64(q + S.flags, big);
-      s.addr = load64(q + S.addr, big);
-      s.offset = load64(q + S.offset, big);
-      s.size = load64(q + S.size, big);
-      s.addralign = load64(q + S.addralign, big);
-      s.entsize = load64(q + S.entsize, big);
-    } else {
-      s.flags = load32(q + S.flags, big);
-      s.addr = load32(q + S.addr, big);
-      s.offset = load32(q + S.offset, big);
-      s.size = load32(q + S.size, big);
-      s.addralign = load32(q + S.addralign, big);
-      s.entsize = load32(q + S.entsize, big);
-    }
-    s.link = load32(q + S.link, big);
-    s.info = load32(q + S.info, big);
+    s.name_offset = q.u32At(S.name);
+    s.type = q.u32At(S.type);
+    s.flags = q.wordAt(S.flags, is64);
+    s.addr = q.wordAt(S.addr, is64);
+    s.offset = q.wordAt(S.offset, is64);
+    s.size = q.wordAt(S.size, is64);
+    s.addralign = q.wordAt(S.addralign, is64);
+    s.entsize = q.wordAt(S.entsize, is64);
+    s.link = q.u32At(S.link);
+    s.info = q.u32At(S.info);
   }
 }
 
 void ElfFile::parseProgramHeaders() {
   const bool is64 = header_.is64();
-  const bool big = header_.bigEndian();
+  const EndianSlice in = fileBytes(*this);
   const HeaderLayout& L = is64 ? kHeader64 : kHeader32;
   const uint64_t entry = is64 ? 56 : 32;
   const uint64_t phoff = header_.phoff;
@@ -376,28 +325,19 @@ void ElfFile::parseProgramHeaders() {
   segments_.resize(size_t(phnum));
   for (uint32_t i = 0; i < phnum; ++i) {
     const uint64_t h = phoff + uint64_t(i) * entry;
-    const uint8_t* q = data_ + h;
+    EndianSlice q = in.sub(h, entry);
     ElfSegment& g = segments_[i];
     g.index = i;
     g.header_offset = h;
-    g.type = load32(q, big);
-    if (is64) {
-      g.flags = load32(q + 4, big);
-      g.offset = load64(q + 8, big);
-      g.vaddr = load64(q + 16, big);
-      g.paddr = load64(q + 24, big);
-      g.filesz = load64(q + 32, big);
-      g.memsz = load64(q + 40, big);
-      g.align = load64(q + 48, big);
-    } else {
-      g.offset = load32(q + 4, big);
-      g.vaddr = load32(q + 8, big);
-      g.paddr = load32(q + 12, big);
-      g.filesz = load32(q + 16, big);
-      g.memsz = load32(q + 20, big);
-      g.flags = load32(q + 24, big);
-      g.align = load32(q + 28, big);
-    }
+    g.type = q.u32();
+    if (is64) g.flags = q.u32();
+    g.offset = q.word(is64);
+    g.vaddr = q.word(is64);
+    g.paddr = q.word(is64);
+    g.filesz = q.word(is64);
+    g.memsz = q.word(is64);
+    if (!is64) g.flags = q.u32();
+    g.align = q.word(is64);
     if (!inRange(g.offset, g.filesz, size_))
       fail("segment " + std::to_string(i) + " (offset " + hex(g.offset) + ", " +
                std::to_string(g.filesz) + " bytes) extends past the end of the file (" +
@@ -514,7 +454,8 @@ void ElfFile::checkSections() {
       break;
     case kShtStrtab:
       // Every string must end inside the table: the last byte is NUL.
-      if (s.size != 0 && inRange(s.offset, s.size, size_) && data_[s.offset + s.size - 1] != 0)
+      if (s.size != 0 && inRange(s.offset, s.size, size_) &&
+          fileBytes(*this).u8At(s.offset + s.size - 1) != 0)
         fail("string table [" + std::to_string(s.index) + "] does not end with a NUL byte",
              s.offset + s.size - 1);
       break;
@@ -560,7 +501,7 @@ ElfSymbolTable ElfFile::symbolTable(const ElfSection& s) const {
   t.section_ = &s;
   t.strings_ = &sections_[s.link];
   // checkSections() established entsize and size % entsize; the range is in the file.
-  t.base_ = contents(s).data();
+  contents(s);
   t.count_ = size_t(s.size / s.entsize);
   contents(*t.strings_);
   if (!symtab_shndx_.empty() && symtab_shndx_[s.index] != 0) {
@@ -577,7 +518,7 @@ ElfRelocationTable ElfFile::relocationTable(const ElfSection& s) const {
   t.file_ = this;
   t.section_ = &s;
   t.rela_ = s.type == kShtRela;
-  t.base_ = contents(s).data();
+  contents(s);
   t.count_ = size_t(s.size / s.entsize);
   t.target_ = (s.info != 0 && s.info < sections_.size()) ? &sections_[s.info] : nullptr;
   if (s.link != 0) t.symbols_ = symbolTable(sections_[s.link]);
@@ -600,26 +541,23 @@ std::vector<ElfRelocationTable> ElfFile::relocationTables() const {
 
 ElfSymbol ElfSymbolTable::operator[](size_t i) const {
   const bool is64 = file_->header().is64();
-  const bool big = file_->header().bigEndian();
   const uint64_t entsize = is64 ? 24 : 16;
-  const uint8_t* p = base_ + i * entsize;
   ElfSymbol sym;
   sym.index = uint32_t(i);
   sym.offset = section_->offset + i * entsize;
-  uint32_t name = load32(p, big);
-  uint16_t shndx;
+  const EndianSlice in = fileBytes(*file_);
+  EndianSlice p = in.sub(sym.offset, entsize);
+  uint32_t name = p.u32();
+  if (!is64) {
+    sym.value = p.u32();
+    sym.size = p.u32();
+  }
+  sym.info = p.u8();
+  sym.other = p.u8();
+  uint16_t shndx = p.u16();
   if (is64) {
-    sym.info = p[4];
-    sym.other = p[5];
-    shndx = load16(p + 6, big);
-    sym.value = load64(p + 8, big);
-    sym.size = load64(p + 16, big);
-  } else {
-    sym.value = load32(p + 4, big);
-    sym.size = load32(p + 8, big);
-    sym.info = p[12];
-    sym.other = p[13];
-    shndx = load16(p + 14, big);
+    sym.value = p.u64();
+    sym.size = p.u64();
   }
   if (name != 0) sym.name = file_->stringAt(*strings_, name, sym.offset);
   sym.shndx = shndx;
@@ -632,7 +570,7 @@ ElfSymbol ElfSymbolTable::operator[](size_t i) const {
       file_->fail("symbol " + std::to_string(i) + " has no entry in SHT_SYMTAB_SHNDX section [" +
                       std::to_string(shndx_->index) + "]",
                   shndx_->header_offset);
-    sym.shndx = load32(file_->bytes().data() + shndx_->offset + i * 4, big);
+    sym.shndx = in.u32At(shndx_->offset + i * 4);
     if (sym.shndx >= file_->header().shnum)
       file_->fail("symbol " + std::to_string(i) + ": extended section index " +
                       std::to_string(sym.shndx) + " is not a section",
@@ -648,24 +586,15 @@ ElfSymbol ElfSymbolTable::operator[](size_t i) const {
 
 ElfRelocation ElfRelocationTable::operator[](size_t i) const {
   const bool is64 = file_->header().is64();
-  const bool big = file_->header().bigEndian();
   const uint64_t entsize = section_->entsize;
-  const uint8_t* p = base_ + i * entsize;
   ElfRelocation r;
   r.entry_offset = section_->offset + i * entsize;
-  if (is64) {
-    r.offset = load64(p, big);
-    r.info = load64(p + 8, big);
-    r.type = uint32_t(r.info);
-    r.symbol = uint32_t(r.info >> 32);
-    if (rela_) r.addend = int64_t(load64(p + 16, big));
-  } else {
-    r.offset = load32(p, big);
-    r.info = load32(p + 4, big);
-    r.type = uint32_t(r.info & 0xff);
-    r.symbol = uint32_t(r.info >> 8);
-    if (rela_) r.addend = int32_t(load32(p + 8, big));
-  }
+  EndianSlice p = fileBytes(*file_).sub(r.entry_offset, entsize);
+  r.offset = p.word(is64);
+  r.info = p.word(is64);
+  r.type = is64 ? uint32_t(r.info) : uint32_t(r.info & 0xff);
+  r.symbol = is64 ? uint32_t(r.info >> 32) : uint32_t(r.info >> 8);
+  if (rela_) r.addend = is64 ? int64_t(p.u64()) : int64_t(int32_t(p.u32()));
   if (r.symbol != 0 && r.symbol >= symbols_.size())
     file_->fail("relocation " + std::to_string(i) + " of section [" +
                     std::to_string(section_->index) + "] '" + std::string(section_->name) +
@@ -686,7 +615,7 @@ void parseNotes(const ElfFile& f, uint64_t offset, uint64_t size, uint64_t align
     f.fail("note alignment " + std::to_string(align) + " is not 4 or 8", align_field);
   align = align == 8 ? 8 : 4;
   const uint8_t* base = f.bytes().data();
-  const bool big = f.header().bigEndian();
+  const EndianSlice in = fileBytes(f);
   uint64_t pos = 0;
   while (pos < size) {
     uint64_t h = offset + pos;
@@ -695,9 +624,10 @@ void parseNotes(const ElfFile& f, uint64_t offset, uint64_t size, uint64_t align
       f.fail("truncated note header (" + std::to_string(left) + " bytes left in the " +
                  (sec ? "section" : "segment") + ")",
              h);
-    uint32_t namesz = load32(base + h, big);
-    uint32_t descsz = load32(base + h + 4, big);
-    uint32_t type = load32(base + h + 8, big);
+    EndianSlice header = in.sub(h, 12);
+    uint32_t namesz = header.u32();
+    uint32_t descsz = header.u32();
+    uint32_t type = header.u32();
     if (namesz > left - 12)
       f.fail("note name (" + std::to_string(namesz) + " bytes) extends past the end of the " +
                  (sec ? "section" : "segment"),
