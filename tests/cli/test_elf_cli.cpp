@@ -1,60 +1,33 @@
 // `abikit elf` and `abikit link-check` as a user runs them: exit codes, stdout/stderr, the JSON
 // document, several files with a bad one among them.
+#include "../unit/elf_writer.h"
 #include "abikit/elf_constants.h"
-#include "elf_writer.h"
+#include "cli_runner.h"
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <string>
+#include <vector>
 
 namespace {
 
+using abikit::test::CliResult;
 using abikit::test::ElfWriter;
+using abikit::test::runCli;
+using abikit::test::TempDir;
 using nlohmann::json;
-
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
 
 class ElfCli : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/abikit-elf-cli-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
-
   std::string write(const std::string& name, const std::vector<uint8_t>& bytes) {
-    std::string path = dir_ + "/" + name;
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    return path;
+    return dir_.write(name,
+                      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   }
 
-  CliRun run(const std::string& args) {
-    std::string err = dir_ + "/stderr.txt";
-    std::string cmd = std::string(ABIKIT_CLI_PATH) + " " + args + " 2>" + err;
-    CliRun r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    std::ifstream in(err);
-    r.err.assign(std::istreambuf_iterator<char>(in), {});
-    return r;
-  }
+  /// The CLI with these arguments (an argument vector: no shell, no word splitting).
+  CliResult run(const std::vector<std::string>& args) { return runCli(args); }
 
-  std::string dir_;
+  TempDir dir_;
 };
 
 std::vector<uint8_t> dpuObject(uint32_t flags = 0x02800000) {
@@ -80,8 +53,8 @@ std::vector<uint8_t> amdgpuObject() {
 
 TEST_F(ElfCli, TextView) {
   std::string obj = write("dpu.o", dpuObject());
-  CliRun r = run("elf --symbols --relocs --notes " + obj);
-  EXPECT_EQ(r.status, 0) << r.err;
+  CliResult r = run({"elf", "--symbols", "--relocs", "--notes", obj});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_NE(r.out.find("Machine:    EM_DPU (245)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Target:     dpu-upmem-dpurte"), std::string::npos);
@@ -97,8 +70,8 @@ TEST_F(ElfCli, TextView) {
 TEST_F(ElfCli, JsonView) {
   std::string a = write("dpu.o", dpuObject());
   std::string b = write("k.o", amdgpuObject());
-  CliRun r = run("elf --json --symbols --relocs --notes " + a + " " + b);
-  ASSERT_EQ(r.status, 0) << r.err;
+  CliResult r = run({"elf", "--json", "--symbols", "--relocs", "--notes", a, b});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   json doc = json::parse(r.out);
   EXPECT_EQ(doc["schema"], "abikit/1");
   ASSERT_EQ(doc["files"].size(), 2u);
@@ -127,27 +100,27 @@ TEST_F(ElfCli, BadFilesFailWithTheByteOffset) {
   std::vector<uint8_t> bytes = dpuObject();
   bytes.resize(40); // cuts the ELF32 header
   std::string bad = write("bad.o", bytes);
-  CliRun r = run("elf " + bad);
-  EXPECT_EQ(r.status, 1);
+  CliResult r = run({"elf", bad});
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_EQ(r.err, bad + ": error: truncated ELF header: the file has 40 bytes, the ELF32 header "
                          "needs 52 (at byte offset 40)\n");
-  r = run("elf /nonexistent/x.o");
-  EXPECT_EQ(r.status, 1);
+  r = run({"elf", "/nonexistent/x.o"});
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("cannot open"), std::string::npos);
 }
 
 TEST_F(ElfCli, SeveralFilesWithABadOne) {
   std::string good = write("good.o", dpuObject());
   std::string bad = write("bad.o", {0x7f, 'E', 'L', 'F', 9});
-  CliRun r = run("elf " + good + " " + bad);
-  EXPECT_EQ(r.status, 1);
+  CliResult r = run({"elf", good, bad});
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("File: " + good), std::string::npos); // the good one is shown
   EXPECT_EQ(r.out.find("File: " + bad), std::string::npos);
   EXPECT_NE(r.err.find(bad + ": error: "), std::string::npos);
   // JSON: no partial document.
-  r = run("elf --json " + good + " " + bad);
-  EXPECT_EQ(r.status, 1);
+  r = run({"elf", "--json", good, bad});
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_NE(r.err.find(bad + ": error: "), std::string::npos);
 }
@@ -157,15 +130,15 @@ TEST_F(ElfCli, LinkCheck) {
   std::string b = write("b.o", dpuObject());
   std::string c = write("c.o", dpuObject(0)); // no ABI version
   std::string k = write("k.o", amdgpuObject());
-  CliRun r = run("link-check " + a + " " + b);
-  EXPECT_EQ(r.status, 0) << r.err;
+  CliResult r = run({"link-check", a, b});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "compatible\n");
-  r = run("link-check " + a + " " + b + " " + c + " " + k);
-  EXPECT_EQ(r.status, 1);
+  r = run({"link-check", a, b, c, k});
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, a + " vs " + c + ": DPU ABI version 2 vs none\n" + a + " vs " + k +
                        ": different machines: EM_DPU (245) vs EM_AMDGPU (224)\n");
-  r = run("link-check");
-  EXPECT_EQ(r.status, 2);
+  r = run({"link-check"});
+  EXPECT_EQ(r.exit_code, 2);
 }
 
 } // namespace
