@@ -291,6 +291,19 @@ bool Parser::findField(const RecordDecl* rd, Ident* name, const Type*& type, uin
   return false;
 }
 
+void Parser::memberOf(const RecordDecl* rd, Ident* name, const Type* owner, const Loc& at,
+                      const Type*& type, uint64_t& bit, bool& bitfield) {
+  bool found;
+  try {
+    found = findField(rd, name, type, bit, bitfield);
+  } catch (const Error& e) {
+    if (e.hasSourcePosition()) throw;
+    fail(at, e.message(), e.kind() == ErrorKind::Unsupported);
+  }
+  if (!found)
+    fail(at, "no member named '" + std::string(name->name) + "' in '" + typeStr(owner) + "'");
+}
+
 Value Parser::memberAccess(Value base, Ident* name, const Loc& at, bool arrow) {
   const Type* c = stripTypedefs(base.type);
   auto* rt = dyn<RecordType>(c);
@@ -302,15 +315,7 @@ Value Parser::memberAccess(Value base, Ident* name, const Loc& at, bool arrow) {
   const Type* ft = nullptr;
   uint64_t bit = 0;
   bool bf = false;
-  bool found;
-  try {
-    found = findField(rt->decl, name, ft, bit, bf);
-  } catch (const Error& e) {
-    if (e.hasSourcePosition()) throw;
-    fail(at, e.message(), e.kind() == ErrorKind::Unsupported);
-  }
-  if (!found)
-    fail(at, "no member named '" + std::string(name->name) + "' in '" + typeStr(base.type) + "'");
+  memberOf(rt->decl, name, base.type, at, ft, bit, bf);
   Value r;
   r.kind = Value::LValue;
   r.type = base.type->quals ? ctx_.qualified(ft, base.type->quals) : ft;
@@ -555,15 +560,7 @@ Value Parser::parseOffsetof(const Loc& at) {
       const Type* ft = nullptr;
       uint64_t bit = 0;
       bool bf = false;
-      bool found;
-      try {
-        found = findField(rt->decl, name, ft, bit, bf);
-      } catch (const Error& e) {
-        if (e.hasSourcePosition()) throw;
-        fail(mat, e.message(), e.kind() == ErrorKind::Unsupported);
-      }
-      if (!found)
-        fail(mat, "no member named '" + std::string(name->name) + "' in '" + typeStr(cur) + "'");
+      memberOf(rt->decl, name, cur, mat, ft, bit, bf);
       if (bf) fail(mat, "cannot compute offset of bit-field '" + std::string(name->name) + "'");
       off += bit / 8;
       cur = ft;

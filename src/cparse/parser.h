@@ -633,6 +633,10 @@ private:
   uint32_t alignOf(const Type* t, const Loc& at, bool preferred);
   bool findField(const RecordDecl* rd, Ident* name, const Type*& type, uint64_t& bit_offset,
                  bool& bitfield, unsigned depth = 0);
+  // findField() for a member access or offsetof at `at`: an error naming `owner` (the record's
+  // type as written) when `rd` has no member `name`.
+  void memberOf(const RecordDecl* rd, Ident* name, const Type* owner, const Loc& at,
+                const Type*& type, uint64_t& bit, bool& bitfield);
 
   TypeContext& ctx_;
   const LayoutEngine& layout_;
