@@ -167,6 +167,18 @@ struct RegisterInfo {
   std::string_view note;       // e.g. "r0 holds bits 63..32"
 };
 
+/// A run of DWARF register numbers and the names llvm-dwarfdump-22 prints for them (the display
+/// form of DWARF expressions): numbers first..first+count-1 are `prefix` + (index0 + i) + `suffix`
+/// ("SGPR64".."SGPR105", "F0_H"); a run with `numbered` false is one register named `prefix`.
+struct DwarfRegisterName {
+  uint32_t first = 0;
+  uint32_t count = 1;
+  std::string_view prefix;
+  std::string_view suffix;
+  uint32_t index0 = 0;
+  bool numbered = true;
+};
+
 struct StackInfo {
   bool grows_down = true;
   uint16_t alignment = 16;         // stack-pointer alignment at calls, bytes
@@ -246,6 +258,8 @@ public:
   StackInfo stack;
   ElfIdentity elf;
   std::span<const RegisterInfo> registers;
+  /// How llvm-dwarfdump-22 names this target's DWARF registers (empty: it prints numbers).
+  std::span<const DwarfRegisterName> dwarf_register_names;
   std::span<const AddressSpaceInfo> address_spaces;
   std::span<const MemoryRegion> memory;
   /// Macros clang predefines for this target beyond the ones derived from the data model

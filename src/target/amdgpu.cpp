@@ -351,6 +351,13 @@ RegTable buildRegisters(const RegSpec& spec) {
   return t;
 }
 
+// How llvm-dwarfdump-22 names AMDGPU DWARF registers (dwarf.md §3.1 numbers; docs/dwarf.md), for
+// every processor (no names when e_flags has none): wave64 vector ranges only, VGPR0-511.
+constexpr DwarfRegisterName kDwarfNames[] = {
+    {1, 1, "EXEC_LO", "", 0, false},  {16, 1, "PC_REG", "", 0, false},
+    {17, 1, "EXEC", "", 0, false},    {32, 64, "SGPR", "", 0, true},
+    {1088, 42, "SGPR", "", 64, true}, {2560, 512, "VGPR", "", 0, true},
+    {3072, 256, "AGPR", "", 0, true}};
 std::span<const RegisterInfo> registersFor(RegVariant v) {
   static const RegTable kTables[] = {
       buildRegisters(kRegSpecs[0]), buildRegisters(kRegSpecs[1]), buildRegisters(kRegSpecs[2]),
@@ -749,6 +756,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   setDataModel(out.data);
 
   out.registers = registersFor(variantFor(p));
+  out.dwarf_register_names = kDwarfNames;
   out.stack.grows_down = false;
   out.stack.alignment = 16;
   out.stack.stack_pointer = "s32";

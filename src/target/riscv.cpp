@@ -261,6 +261,16 @@ std::span<const RegisterInfo> registersFor(const RegKey& key) {
   return *slot;
 }
 
+// How llvm-dwarfdump-22 names the DWARF registers of RISC-V (psABI riscv-dwarf.adoc numbers:
+// x 0-31, f 32-63, v 96-127, CSRs at 4096 + CSR number), as it prints them for riscv32 and riscv64
+// objects: the f registers by their half-precision names (LLVM's first register with that DWARF
+// number), T0-T15 at 3072-3087 and of the CSRs only vlenb (4096 + 0xc22). Measured with
+// llvm-dwarfdump-22 on DW_OP_regx 0..8300; the display form of DWARF expressions uses it.
+constexpr DwarfRegisterName kDwarfNames[] = {
+    {0, 32, "X", "", 0, true},    {32, 32, "F", "_H", 0, true},     {96, 32, "V", "", 0, true},
+    {3072, 16, "T", "", 0, true}, {7202, 1, "VLENB", "", 0, false},
+};
+
 // ----- relocations (psABI riscv-elf.adoc) -----------------------------------------------------
 
 // Instruction fields. The `value` placed by the moves is the result of `calculation`; the
@@ -720,6 +730,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   RegKey key{xlen,          isa.isEBase() ? 16u : 32u, isa.flen(), abi->flen,
              isa.minVLen(), isa.has("zve32x"),         abi->e};
   out.registers = registersFor(key);
+  out.dwarf_register_names = kDwarfNames;
   out.address_spaces = {};
   out.memory = {};
 
