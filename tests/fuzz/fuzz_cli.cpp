@@ -32,8 +32,8 @@
 
 namespace {
 
-constexpr const char* kCommands[] = {"targets", "describe", "layout", "call",
-                                     "ptx",     "kernarg",  "elf",    "link-check"};
+constexpr const char* kCommands[] = {"targets", "describe", "layout",     "call",      "ptx",
+                                     "kernarg", "elf",      "link-check", "dwarf-expr"};
 constexpr size_t kMaxWords = 64;
 
 std::string g_path; // the temporary input file

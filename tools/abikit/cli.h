@@ -3,6 +3,7 @@
 #pragma once
 
 #include "abikit/cparse.h"
+#include "abikit/dwarf.h"
 #include "abikit/emit.h"
 #include "abikit/target.h"
 
@@ -45,6 +46,15 @@ struct InputFlags {
   uint64_t max_input_bytes = ParseOptions().max_input_bytes;
   void add(CLI::App& app);
   ParseOptions parseOptions() const; // -D NAME[=VALUE], -U, -I
+};
+
+/// --encoding, --dwarf64, --address-size: how a DWARF expression is coded (dwarf-expr).
+struct DwarfFormatFlags {
+  std::string encoding = "user";
+  bool dwarf64 = false;
+  unsigned address_size = 0; // 0: the target's pointer size
+  void add(CLI::App& app);
+  dwarf::ExprFormat format(const Target& target) const; // throws abikit::Error
 };
 
 /// An input's text followed by padding NUL bytes (see readPaddedInput()).
@@ -105,5 +115,6 @@ void addKernargCommand(CLI::App& app, Action& action);
 void addLayoutCommand(CLI::App& app, Action& action);
 void addElfCommand(CLI::App& app, Action& action);
 void addLinkCheckCommand(CLI::App& app, Action& action);
+void addDwarfExprCommand(CLI::App& app, Action& action);
 
 } // namespace abikit::cli

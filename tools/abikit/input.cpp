@@ -46,6 +46,31 @@ Target TargetFlags::resolve() const {
   return resolveTarget(o);
 }
 
+void DwarfFormatFlags::add(CLI::App& app) {
+  app.add_option("--encoding", encoding,
+                 "How DW_OP_LLVM_* operations are coded: user (DW_OP_LLVM_user + sub-opcode, "
+                 "default), legacy (single bytes 0xe1-0xec) or seed-draft")
+      ->check(CLI::IsMember({"user", "legacy", "seed-draft"}));
+  app.add_flag("--dwarf64", dwarf64, "64-bit DWARF (8-byte DIE offsets; default 32-bit)");
+  app.add_option("--address-size", address_size,
+                 "Bytes of a DW_OP_addr operand: 4 or 8 (default: the target's pointer size)");
+}
+
+dwarf::ExprFormat DwarfFormatFlags::format(const Target& target) const {
+  dwarf::ExprFormat f;
+  f.encoding = encoding == "legacy"       ? dwarf::ExtEncoding::Legacy
+               : encoding == "seed-draft" ? dwarf::ExtEncoding::SeedDraft
+                                          : dwarf::ExtEncoding::User;
+  f.offset_size = dwarf64 ? 8 : 4;
+  unsigned size = address_size ? address_size : target.data.pointer.size;
+  if (size != 4 && size != 8)
+    throw Error(ErrorKind::Input,
+                "--address-size " + std::to_string(size) + " is not supported (4 or 8)");
+  f.address_size = uint8_t(size);
+  f.endian = target.data.endian;
+  return f;
+}
+
 void InputFlags::add(CLI::App& app) {
   app.add_option("file", file, "C declarations (.h, .cl, .cu); - reads standard input")->required();
   // One value per flag, as in a C compiler (`-I DIR FILE`: FILE is not a second directory).

@@ -117,11 +117,15 @@ int abikit::cli::run(int argc, char** argv) {
     const char* name;
     void (*add)(CLI::App&, Action&);
   };
-  static const Command kCommands[] = {
-      {"targets", addTargetsCommand}, {"describe", addDescribeCommand},
-      {"call", addCallCommand},       {"ptx", addPtxCommand},
-      {"kernarg", addKernargCommand}, {"layout", addLayoutCommand},
-      {"elf", addElfCommand},         {"link-check", addLinkCheckCommand}};
+  static const Command kCommands[] = {{"targets", addTargetsCommand},
+                                      {"describe", addDescribeCommand},
+                                      {"call", addCallCommand},
+                                      {"ptx", addPtxCommand},
+                                      {"kernarg", addKernargCommand},
+                                      {"layout", addLayoutCommand},
+                                      {"elf", addElfCommand},
+                                      {"link-check", addLinkCheckCommand},
+                                      {"dwarf-expr", addDwarfExprCommand}};
   std::vector<std::string> args = normaliseArgs(argc, argv);
   std::vector<std::string> names;
   for (const Command& c : kCommands) names.emplace_back(c.name);
