@@ -12,7 +12,8 @@ want cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libmsgpack-cxx-dev
 if [ "$mode" = test ]; then
   # Oracles (clang/llc 14, GCC for RISC-V), test and benchmark libraries, fuzzing runtime, and
   # real C library headers for the front-end's differential test (picolibc and glibc for RISC-V).
-  want clang-14 llvm-14 lld-14 libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev \
+  # llvm-22: llvm-dwarfdump-22 and llvm-mc-22, the only decoder of every DW_OP_LLVM_user operation.
+  want clang-14 llvm-14 lld-14 llvm-22 libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev \
        gcc-riscv64-unknown-elf clang-format-14 picolibc-riscv64-unknown-elf libc6-dev-riscv64-cross
 fi
 
