@@ -3,7 +3,7 @@
 # one after the other.
 # Usage: scripts/fuzz.sh [DURATION] [NAME...]
 #   DURATION per fuzzer: seconds (30, the default) or with a unit: 90s, 20m, 1h.
-#   NAME: only these fuzzers (cparse, cli, elf, target, ...; default all).
+#   NAME: only these fuzzers (cparse, cli, elf, target, dwarf_expr, ...; default all).
 # Each fuzzer starts from its checked-in corpus (tests/fuzz/corpus/<name>/), the seeds
 # scripts/fuzz-seeds.sh generates (deep nesting, large counts) and what earlier runs found (kept
 # in $ABIKIT_FUZZ_OUT/corpus/<name>/), with tests/fuzz/<name>.dict when there is one, a -max_len
@@ -45,6 +45,7 @@ max_len() {
   case "$1" in
   cparse | elf*) echo 65536 ;;
   cli | callconv*) echo 16384 ;;
+  dwarf_expr) echo 4096 ;;
   *) echo 8192 ;;
   esac
 }
