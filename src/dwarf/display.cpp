@@ -9,35 +9,67 @@
 // docs/dwarf.md lists each difference.
 #include "abikit/dwarf.h"
 
-#include <cinttypes>
-#include <cstdio>
+#include <charconv>
 
 namespace abikit::dwarf {
 
 namespace {
 
+constexpr char kDigits[] = "0123456789abcdef";
+
+// " 0x%x"
 void hex(std::string& out, uint64_t v) {
   char buf[24];
-  std::snprintf(buf, sizeof buf, " 0x%" PRIx64, v);
-  out += buf;
+  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+  out += " 0x";
+  out.append(buf, r.ptr);
 }
 
+// "%+d"
 void plusSigned(std::string& out, int64_t v) {
   char buf[24];
-  std::snprintf(buf, sizeof buf, "%+" PRId64, v);
-  out += buf;
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  if (v >= 0) out += '+';
+  out.append(buf, r.ptr);
+}
+
+// " 0x%02x"
+void byteHex(std::string& out, uint8_t b) {
+  out += " 0x";
+  out += kDigits[b >> 4];
+  out += kDigits[b & 15];
 }
 
 // " (0x0000000d)": a base type reference printed as llvm-dwarfdump prints a valid one in a unit
-// at offset 0; DW_OP_convert and DW_OP_reinterpret 0 (the generic type) print " 0x0".
+// at offset 0 (0x%08x); DW_OP_convert and DW_OP_reinterpret 0 (the generic type) print " 0x0".
 void baseType(std::string& out, Op op, uint64_t die) {
   if (die == 0 && (op == Op::convert || op == Op::reinterpret)) {
     out += " 0x0";
     return;
   }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, " (0x%08" PRIx64 ")", die);
-  out += buf;
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, die, 16);
+  out += " (0x";
+  for (ptrdiff_t n = r.ptr - buf; n < 8; ++n) out += '0';
+  out.append(buf, r.ptr);
+  out += ')';
+}
+
+// Appends " NAME" when the target names register `reg`.
+bool appendRegisterName(std::string& out, std::span<const DwarfRegisterName> names, uint64_t reg) {
+  for (const DwarfRegisterName& n : names) {
+    if (reg < n.first || reg - n.first >= n.count) continue;
+    out += ' ';
+    out += n.prefix;
+    if (n.numbered) {
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, n.index0 + (reg - n.first));
+      out.append(buf, r.ptr);
+    }
+    out += n.suffix;
+    return true;
+  }
+  return false;
 }
 
 bool isRegOp(Op op, uint64_t& reg, const Operation& o) {
@@ -70,10 +102,7 @@ void operation(const Expression& e, size_t i, const DisplayOptions& opt, std::st
   out += info.name;
   uint64_t reg = 0;
   if (isRegOp(o.op, reg, o)) {
-    std::string name = registerDisplayName(opt.registers, reg);
-    if (!name.empty()) {
-      out += ' ';
-      out += name;
+    if (appendRegisterName(out, opt.registers, reg)) {
       bool based = o.op == Op::bregx || o.op == Op::LLVM_aspace_bregx ||
                    (o.op >= Op::breg0 && o.op <= Op::breg31);
       if (based) plusSigned(out, o.s);
@@ -93,11 +122,7 @@ void operation(const Expression& e, size_t i, const DisplayOptions& opt, std::st
       hex(out, o.u[k]);
       [[fallthrough]];
     case OperandKind::BlockU1:
-      for (uint8_t b : e.blockOf(o, k)) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, " 0x%02x", unsigned(b));
-        out += buf;
-      }
+      for (uint8_t b : e.blockOf(o, k)) byteHex(out, b);
       break;
     case OperandKind::S1:
     case OperandKind::S2:
@@ -156,14 +181,9 @@ void displayRange(const Expression& e, size_t first, size_t last, const DisplayO
 } // namespace
 
 std::string registerDisplayName(std::span<const DwarfRegisterName> names, uint64_t reg) {
-  for (const DwarfRegisterName& n : names) {
-    if (reg < n.first || reg - n.first >= n.count) continue;
-    std::string s(n.prefix);
-    if (n.numbered) s += std::to_string(n.index0 + (reg - n.first));
-    s += n.suffix;
-    return s;
-  }
-  return {};
+  std::string s;
+  if (appendRegisterName(s, names, reg)) s.erase(0, 1);
+  return s;
 }
 
 DisplayOptions displayOptionsFor(const Target& target, ExtEncoding encoding) {
@@ -176,6 +196,7 @@ DisplayOptions displayOptionsFor(const Target& target, ExtEncoding encoding) {
 std::string toDisplay(const Expression& expr, const DisplayOptions& options) {
   if (expr.ops.empty()) return "<empty>";
   std::string out;
+  out.reserve(32 * expr.ops.size());
   displayRange(expr, 0, expr.ops.size(), options, out);
   return out;
 }
