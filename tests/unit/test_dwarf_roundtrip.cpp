@@ -74,6 +74,43 @@ TEST(DwarfRoundTrip, EveryOperationAlone) {
   }
 }
 
+TEST(DwarfRoundTrip, DeepNestingNeedsNoRecursion) {
+  // 100,000 nested DW_OP_entry_values: parsed, encoded, decoded and printed without recursion
+  // (a recursive codec would overflow the stack) and in linear time.
+  const size_t n = 100000;
+  std::string text;
+  for (size_t i = 0; i < n; ++i) text += "DW_OP_entry_value (";
+  text += "DW_OP_nop";
+  text.append(n, ')');
+  ExprFormat f;
+  Expression e = parseText(text);
+  ASSERT_EQ(e.ops.size(), n + 1);
+  EXPECT_EQ(e.ops[0].u[1], n);
+  std::vector<uint8_t> bytes = encode(e, f);
+  Expression back = decode(bytes, f);
+  ASSERT_EQ(back.ops.size(), n + 1);
+  EXPECT_EQ(back.ops[n].depth, n);
+  EXPECT_EQ(back.ops[0].size, bytes.size());
+  EXPECT_EQ(toText(back), text);
+  EXPECT_EQ(encode(back, f), bytes);
+  EXPECT_EQ(toDisplay(back, DisplayOptions{}).size(), text.size() - n); // "DW_OP_entry_value("
+  // Nested expressions of 126-129 bytes (an implicit_value of len - 2 bytes): the length's
+  // LEB128 grows from one byte to two.
+  for (size_t len : {126, 127, 128, 129}) {
+    Expression one = parseText("DW_OP_entry_value (DW_OP_implicit_value 0x" +
+                               std::string(1, "0123456789abcdef"[(len - 2) / 16]) +
+                               std::string(1, "0123456789abcdef"[(len - 2) % 16]) + " [" +
+                               [&] {
+                                 std::string b;
+                                 for (size_t i = 0; i < len - 2; ++i) b += i ? " 00" : "00";
+                                 return b;
+                               }() +
+                               "])");
+    std::vector<uint8_t> b1 = encode(one, f);
+    EXPECT_EQ(decode(b1, f).ops[0].u[0], len);
+  }
+}
+
 TEST(DwarfRoundTrip, DecodingIsBoundedOnRandomBytes) {
   // Random bytes either decode (and then encode back to a decodable expression with the same
   // text) or fail with an ExprError; never anything else.
