@@ -42,6 +42,10 @@ public:
 
   /// A message about a byte offset in a binary file.
   static Error atOffset(std::string message, std::string file, uint64_t offset);
+  /// A message about a byte offset in bytes that are no file (a DWARF expression given as hex):
+  /// hasOffset() and offset() tell where; the message itself names the position, so format()
+  /// prints "abikit: error: MSG".
+  static Error atBufferOffset(ErrorKind kind, std::string message, uint64_t offset);
 
   /// A message about a character inside an option value, e.g. `-march=rv32izbam`:
   /// `option` is "-march", `value` the whole value and `index` the 0-based character position.
@@ -68,7 +72,7 @@ public:
 
   /// The text the CLI prints (no trailing newline):
   ///  - source:  "FILE:LINE:COL: error: MSG\n<source line>\n<spaces>^"
-  ///  - offset:  "FILE: error: MSG (at byte offset N)"
+  ///  - offset:  "FILE: error: MSG (at byte offset N)" (atBufferOffset: "abikit: error: MSG")
   ///  - option:  "abikit: error: MSG (in '-march=VALUE' at character N)"
   ///  - plain:   "abikit: error: MSG"
   std::string format() const;
@@ -89,6 +93,7 @@ private:
   uint32_t line_ = 0;
   uint32_t column_ = 0;
   bool has_offset_ = false;
+  bool offset_in_message_ = false;
 };
 
 } // namespace abikit

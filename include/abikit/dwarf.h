@@ -129,7 +129,8 @@ enum class ExprErrorKind : uint8_t {
 std::string_view exprErrorKindName(ExprErrorKind k); // "Truncated", ...
 
 /// An abikit::Error with the DWARF error kind and where: a byte offset into the expression
-/// (decoding), a 1-based column of the text (parsing), or an operation's index (encoding).
+/// (decoding; also the Error's offset(), made by Error::atBufferOffset), a 1-based column of the
+/// text (parsing), or an operation's index (encoding).
 /// format(): "abikit: error: Truncated at byte 3: ...", "abikit: error: Syntax at column 7: ...",
 /// "abikit: error: Unencodable at operation 2: ...".
 class ExprError : public Error {

@@ -118,8 +118,12 @@ std::string_view exprErrorKindName(ExprErrorKind k) {
 }
 
 ExprError::ExprError(ExprErrorKind kind, Where where, uint64_t position, std::string detail)
-    : Error(kind == ExprErrorKind::Unencodable ? ErrorKind::Unsupported : ErrorKind::Input,
-            exprErrorMessage(kind, where, position, detail)),
+    : Error(where == Where::Byte
+                ? Error::atBufferOffset(ErrorKind::Input,
+                                        exprErrorMessage(kind, where, position, detail), position)
+                : Error(kind == ExprErrorKind::Unencodable ? ErrorKind::Unsupported
+                                                           : ErrorKind::Input,
+                        exprErrorMessage(kind, where, position, detail))),
       expr_kind_(kind), where_(where), position_(position) {}
 
 } // namespace abikit::dwarf

@@ -123,6 +123,14 @@ Error Error::atOffset(std::string message, std::string file, uint64_t offset) {
   return e;
 }
 
+Error Error::atBufferOffset(ErrorKind kind, std::string message, uint64_t offset) {
+  Error e(kind, std::move(message));
+  e.offset_ = offset;
+  e.has_offset_ = true;
+  e.offset_in_message_ = true;
+  return e;
+}
+
 Error Error::atOption(std::string message, std::string option, std::string value, size_t index) {
   Error e(ErrorKind::Target, std::move(message));
   e.option_ = std::move(option);
@@ -145,6 +153,7 @@ std::string Error::format() const {
     out += '^';
     return out;
   }
+  if (offset_in_message_) return "abikit: error: " + message_;
   if (has_offset_)
     return file_ + ": error: " + message_ + " (at byte offset " + std::to_string(offset_) + ")";
   if (!option_.empty())

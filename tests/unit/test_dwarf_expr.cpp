@@ -237,6 +237,9 @@ TEST(DwarfExpr, DecodingErrorsAtTheirOffset) {
     EXPECT_EQ(e.exprKind(), c.kind) << e.what();
     EXPECT_EQ(e.where(), ExprError::Where::Byte);
     EXPECT_EQ(e.position(), c.at) << e.what();
+    EXPECT_TRUE(e.hasOffset()); // the abikit::Error's byte offset
+    EXPECT_EQ(e.offset(), c.at);
+    EXPECT_EQ(e.format(), "abikit: error: " + std::string(e.what()));
     std::string prefix =
         std::string(exprErrorKindName(c.kind)) + " at byte " + std::to_string(c.at) + ": ";
     EXPECT_EQ(std::string(e.what()).rfind(prefix, 0), 0u) << e.what();
