@@ -3,6 +3,7 @@
 #pragma once
 
 #include "abikit/callconv.h"
+#include "abikit/dwarf.h"
 #include "abikit/kernarg.h"
 #include "abikit/layout.h"
 #include "abikit/target.h"
@@ -22,6 +23,10 @@ std::string targetsJson(const std::vector<TargetSummary>& targets);
 /// `abikit describe`
 std::string describeText(const Target& target);
 std::string describeJson(const Target& target);
+
+/// `abikit dwarf-expr decode --json`: each operation's byte offset, size and text (the canonical
+/// form, or with `display` the form llvm-dwarfdump-22 prints).
+std::string dwarfExprJson(const dwarf::Expression& expr, const dwarf::DisplayOptions* display);
 
 /// `abikit call`: one document for the lowered functions (JSON per cli-contract.md).
 std::string callText(const Target& target, const TypeContext& ctx,

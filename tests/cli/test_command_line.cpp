@@ -34,7 +34,7 @@ TEST(CommandLine, Version) {
 TEST(CommandLine, NoCommandListsThem) {
   expectUsageError(runCli(std::vector<std::string>{}),
                    "a command is required (one of targets, describe, call, ptx, kernarg, layout, "
-                   "elf, link-check)",
+                   "elf, link-check, dwarf-expr)",
                    "abikit --help");
 }
 
@@ -76,6 +76,11 @@ TEST(CommandLine, UnknownOptionIsNamedWithTheNearest) {
                    "unknown option '-march' for 'abikit ptx'", "abikit help ptx");
   expectUsageError(runCli("layout --target riscv64-unknown-elf --zzzzzzzz a.h"),
                    "unknown option '--zzzzzzzz' for 'abikit layout'", "abikit help layout");
+  // A command's verbs have options of their own.
+  expectUsageError(runCli("dwarf-expr decode --target riscv64-unknown-elf --displya 50"),
+                   "unknown option '--displya' for 'abikit dwarf-expr decode'; did you mean "
+                   "'--display'?",
+                   "abikit help dwarf-expr");
 }
 
 TEST(CommandLine, EachCommandsHelpListsTheTargetFlagsItReads) {

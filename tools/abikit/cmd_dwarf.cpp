@@ -3,6 +3,7 @@
 // and says so.
 #include "abikit/diag.h"
 #include "abikit/dwarf.h"
+#include "abikit/emit.h"
 #include "cli.h"
 
 namespace abikit::cli {
@@ -45,25 +46,6 @@ std::vector<uint8_t> parseHexArgs(const std::vector<std::string>& args) {
   return out;
 }
 
-void appendJsonString(std::string& out, std::string_view s) {
-  static const char kHex[] = "0123456789abcdef";
-  out += '"';
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
 struct State {
   TargetFlags target;
   DwarfFormatFlags format;
@@ -98,18 +80,7 @@ void addDwarfExprCommand(CLI::App& app, Action& action) {
       dwarf::Expression e = dwarf::decode(bytes, f);
       dwarf::DisplayOptions d = dwarf::displayOptionsFor(t, f.encoding);
       if (!st.json) return Output{(st.display ? dwarf::toDisplay(e, d) : dwarf::toText(e)) + "\n"};
-      std::string out = "{\"schema\":\"abikit/1\",\"ops\":[";
-      bool first = true;
-      for (size_t i = 0; i < e.ops.size(); i = e.endOf(i)) {
-        if (!first) out += ',';
-        first = false;
-        out += "{\"offset\":" + std::to_string(e.ops[i].offset) +
-               ",\"size\":" + std::to_string(e.ops[i].size) + ",\"text\":";
-        appendJsonString(out, st.display ? dwarf::opDisplay(e, i, d) : dwarf::opText(e, i));
-        out += '}';
-      }
-      out += "]}\n";
-      return Output{out};
+      return Output{dwarfExprJson(e, st.display ? &d : nullptr)};
     };
   });
 

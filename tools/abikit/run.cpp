@@ -159,23 +159,34 @@ int abikit::cli::run(int argc, char** argv) {
   for (const Command& c : kCommands)
     if (!only || &c == only) c.add(app, action);
 
-  // An option the command does not have (`--targt`), named with the nearest one it has.
+  // An option the command does not have (`--targt`), named with the nearest one it has. A
+  // command with verbs of its own (`dwarf-expr decode`) takes the options of the verb named.
   if (only) {
     CLI::App* sub = app.get_subcommand(only->name);
-    std::vector<std::string> options;
-    for (const CLI::Option* o : sub->get_options())
-      for (const std::string& n : o->get_lnames()) options.push_back("--" + n);
+    std::string path = only->name;
+    auto optionNames = [](const CLI::App* a) {
+      std::vector<std::string> names;
+      for (const CLI::Option* o : a->get_options())
+        for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+      return names;
+    };
     for (size_t i = 1; i < args.size(); ++i) {
       const std::string& a = args[i];
       if (a == "--") break; // positional arguments follow
+      if (a.rfind("-", 0) != 0) {
+        for (CLI::App* verb : sub->get_subcommands([](CLI::App*) { return true; }))
+          if (verb->get_name() == a) sub = verb, path += " " + a;
+        continue;
+      }
       if (a.size() < 3 || a.compare(0, 2, "--") != 0) continue;
       std::string name = a.substr(0, a.find('='));
-      if (sub->get_option_no_throw(name) || name == "--help-all") continue;
+      if (sub->get_allow_extras() || sub->get_option_no_throw(name) || name == "--help-all")
+        continue;
       // As the user spelled it (-march, where CLI11 is given --march).
       std::string user = help ? a : std::string(argv[i + 1]);
       std::string shown = user.substr(0, user.find('='));
-      return usageError("unknown option '" + shown + "' for 'abikit " + only->name + "'" +
-                            suggestion(name, options),
+      return usageError("unknown option '" + shown + "' for 'abikit " + path + "'" +
+                            suggestion(name, optionNames(sub)),
                         "abikit help " + std::string(only->name));
     }
   }
