@@ -36,14 +36,18 @@ TEST(IntArith, AgreesWithExactArithmetic) {
       IntArith a{bits, sgn};
       for (int i = 0; i < 20000; ++i) {
         U x = pick(rng, a), y = pick(rng, a);
-        // Values of the type fit in 65 bits: the exact results below fit in __int128.
-        S ex = sgn ? S(x) : S(x), ey = sgn ? S(y) : S(y);
+        // Values of the type fit in 65 bits (as __int128): signed sums, differences and
+        // products of 64-bit values are exact there; the result reduced to the type is exact
+        // in unsigned __int128 arithmetic (modulo 2^128) for both signednesses.
+        S ex = S(x), ey = S(y);
         EXPECT_EQ(a.truncate(x), x);
         for (Tok op : {Tok::Plus, Tok::Minus, Tok::Star}) {
-          S exact = op == Tok::Plus ? ex + ey : op == Tok::Minus ? ex - ey : ex * ey;
+          U wrapped = op == Tok::Plus ? x + y : op == Tok::Minus ? x - y : x * y;
           U r;
           IntStatus st = a.binary(op, x, y, r);
-          EXPECT_EQ(r, a.truncate(U(exact)));
+          EXPECT_EQ(r, a.truncate(wrapped));
+          S exact = 0;
+          if (sgn) exact = op == Tok::Plus ? ex + ey : op == Tok::Minus ? ex - ey : ex * ey;
           bool out = sgn && (exact < a.lowest() || exact > a.highest());
           EXPECT_EQ(st, out ? IntStatus::Overflow : IntStatus::Ok);
           overflows += out;
