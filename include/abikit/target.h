@@ -179,6 +179,79 @@ struct DwarfRegisterName {
   bool numbered = true;
 };
 
+// ---------------------------------------------------------------------------------------------
+// DWARF facts of a target (reference dwarf.md §3 and §4.1; docs/dwarf.md says where each
+// family's numbers come from). The DWARF evaluator and CFI code read only these: no switch on the
+// family in src/dwarf/.
+
+/// Which code a DWARF register number is valid in (reference dwarf.md §3.1): vector registers have
+/// one number range per wavefront size, the PC one per process address size.
+enum class DwarfRegMode : uint8_t { Any, Wave32, Wave64, Proc32, Proc64 };
+
+/// A run of DWARF register numbers first..first+count-1, register i named `prefix` + (index0 + i)
+/// (or `prefix` alone when count is 1 and `numbered` is false), each `bits` wide. A vector
+/// register of a SIMT target holds every lane: lane L's element is bits [L*lane_bits, ...).
+/// bits == 0: the size is not fixed by the target (e.g. RISC-V vector registers: VLEN); the
+/// machine state gives it.
+struct DwarfRegisterRange {
+  uint32_t first = 0;
+  uint32_t count = 1;
+  uint32_t bits = 0;
+  DwarfRegMode mode = DwarfRegMode::Any;
+  std::string_view prefix;
+  uint32_t index0 = 0;
+  bool numbered = true;
+  uint16_t lane_bits = 0; // per-lane element of a vector register (0: not per lane)
+};
+
+/// Who an address space's storage belongs to: the whole process, the bound wave (thread), the
+/// bound (focused) lane, or one fixed lane (AMDGPU private_lane<N>, Seed profile only).
+enum class DwarfSpaceScope : uint8_t { Process, Wave, Lane, FixedLane };
+
+/// DWARF address spaces (DW_ASPACE_*), ids first..first+count-1 (count > 1 only for a run of
+/// fixed-lane spaces, lane = id - first, named `name` + lane).
+struct DwarfAddressSpace {
+  uint32_t first = 0;
+  uint32_t count = 1;
+  std::string_view name; // contract spelling without prefix: "global", "private_lane"
+  uint8_t address_bits = 64;
+  DwarfSpaceScope scope = DwarfSpaceScope::Process;
+  bool seed_only = false; // valid in the Seed profile only (reference dwarf.md §7.6)
+};
+
+/// Where one byte of an address space really lives: after the target's mapping (AMDGPU §3.3:
+/// private_lane → private_wave swizzle, generic → local/private/global through the apertures).
+struct DwarfPhysicalByte {
+  uint32_t space = 0;
+  uint64_t address = 0;
+};
+/// The base address of an aperture of a flat space (AMDGPU: "local", "private"), as the runtime
+/// sets it; `space` is the space addresses inside the aperture map to.
+struct DwarfAperture {
+  uint32_t space = 0;
+  uint64_t base = 0;
+};
+/// Maps byte `address` of `space` as seen by lane `lane` of a wave of `lanes` lanes. Returns
+/// false when the address cannot be mapped (e.g. a generic address in an aperture whose base the
+/// machine state does not give). Null in DwarfTargetInfo: every space is its own storage.
+using DwarfMapFn = bool (*)(uint32_t space, uint64_t address, uint32_t lane, uint32_t lanes,
+                            std::span<const DwarfAperture> apertures, DwarfPhysicalByte& out);
+
+struct DwarfTargetInfo {
+  std::span<const DwarfRegisterRange> registers;
+  std::span<const DwarfAddressSpace> spaces; // the one with id 0 is the default
+  uint32_t lanes = 1;                        // lanes per thread (AMDGPU: the wavefront size)
+  uint8_t address_bits = 64;                 // of the default address space
+  DwarfMapFn map = nullptr;
+  // The default CIE (reference dwarf.md §4.1): what a CIE written by this target's compiler
+  // says, and the rule of a column no instruction mentions.
+  uint32_t return_address_column = 0;
+  uint32_t code_alignment = 1;
+  int32_t data_alignment = -4;
+  bool default_same_value = false; // true: unmentioned columns keep their value (AMDGPU)
+  std::string_view cie_augmentation; // e.g. "[amd:v0.0]"; empty: none
+};
+
 struct StackInfo {
   bool grows_down = true;
   uint16_t alignment = 16;         // stack-pointer alignment at calls, bytes
@@ -260,6 +333,8 @@ public:
   std::span<const RegisterInfo> registers;
   /// How llvm-dwarfdump-22 names this target's DWARF registers (empty: it prints numbers).
   std::span<const DwarfRegisterName> dwarf_register_names;
+  /// The DWARF registers, address spaces and CIE defaults (evaluation and CFI).
+  DwarfTargetInfo dwarf;
   std::span<const AddressSpaceInfo> address_spaces;
   std::span<const MemoryRegion> memory;
   /// Macros clang predefines for this target beyond the ones derived from the data model

@@ -757,6 +757,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
 
   out.registers = registersFor(variantFor(p));
   out.dwarf_register_names = kDwarfNames;
+  out.dwarf = amdgpuDwarfInfo(amd.wavefront_size);
   out.stack.grows_down = false;
   out.stack.alignment = 16;
   out.stack.stack_pointer = "s32";

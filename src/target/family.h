@@ -38,6 +38,9 @@ struct FamilyInfo {
 #define ABIKIT_FAMILY(E, name, Prefix) extern const FamilyInfo k##Prefix##Family;
 #include "abikit/families.def"
 
+/// AMDGPU's DWARF data for a wavefront size (amdgpu_dwarf.cpp).
+DwarfTargetInfo amdgpuDwarfInfo(unsigned wavefront_size);
+
 [[noreturn]] void targetError(std::string message);
 
 /// Rejects an option that the family does not use (e.g. -march for NVPTX), so that a typo
