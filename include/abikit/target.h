@@ -248,7 +248,7 @@ struct DwarfTargetInfo {
   uint32_t return_address_column = 0;
   uint32_t code_alignment = 1;
   int32_t data_alignment = -4;
-  bool default_same_value = false; // true: unmentioned columns keep their value (AMDGPU)
+  bool default_same_value = false;   // true: unmentioned columns keep their value (AMDGPU)
   std::string_view cie_augmentation; // e.g. "[amd:v0.0]"; empty: none
 };
 
