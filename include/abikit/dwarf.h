@@ -165,6 +165,10 @@ std::string opText(const Expression& expr, size_t i);
 /// Reads the canonical text. Throws ExprError (Syntax, with the 1-based column).
 Expression parseText(std::string_view text);
 
+/// The canonical text to operations with the byte offsets and sizes decode() gives them in
+/// `format` (what evaluation needs: branches go to byte offsets). Throws ExprError.
+Expression assemble(std::string_view text, const ExprFormat& format);
+
 /// What the display form needs to know: the target's DWARF register names and the encoding
 /// (DW_OP_LLVM_user operations print with the "DW_OP_LLVM_user " prefix, as llvm-dwarfdump-22).
 struct DisplayOptions {

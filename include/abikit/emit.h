@@ -4,6 +4,7 @@
 
 #include "abikit/callconv.h"
 #include "abikit/dwarf.h"
+#include "abikit/dwarf_eval.h"
 #include "abikit/kernarg.h"
 #include "abikit/layout.h"
 #include "abikit/target.h"
@@ -27,6 +28,25 @@ std::string describeJson(const Target& target);
 /// `abikit dwarf-expr decode --json`: each operation's byte offset, size and text (the canonical
 /// form, or with `display` the form llvm-dwarfdump-22 prints).
 std::string dwarfExprJson(const dwarf::Expression& expr, const dwarf::DisplayOptions* display);
+
+/// `abikit dwarf-expr eval`: the result of an evaluation, what --read read and what --write
+/// changed (or why they failed). Locations as cli-contract.md "LD"; numbers as "0x..." (most
+/// significant digit first).
+struct DwarfEvalReport {
+  dwarf::EvalResult result;
+  dwarf::ValueInfo value;       // result.kind == Value
+  dwarf::LocationInfo location; // result.kind == Location
+  bool has_read = false;
+  std::vector<uint8_t> read; // least significant byte first
+  std::string read_error;
+  bool has_write = false;
+  dwarf::MachineWrites written;
+  std::string write_error;
+};
+std::string dwarfEvalJson(const DwarfTargetInfo& target, const DwarfEvalReport& report);
+std::string dwarfEvalText(const DwarfTargetInfo& target, const DwarfEvalReport& report);
+/// "0x1f": bytes least significant first, printed as one number.
+std::string hexNumber(std::span<const uint8_t> bytes);
 
 /// `abikit call`: one document for the lowered functions (JSON per cli-contract.md).
 std::string callText(const Target& target, const TypeContext& ctx,

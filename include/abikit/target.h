@@ -252,6 +252,22 @@ struct DwarfTargetInfo {
   std::string_view cie_augmentation; // e.g. "[amd:v0.0]"; empty: none
 };
 
+/// The run register `reg` belongs to in code of `lanes` lanes per thread and a default address
+/// space of `address_bits` bits (the wave and process modes); nullptr: no such register there.
+const DwarfRegisterRange* findDwarfRegister(const DwarfTargetInfo& d, uint32_t reg, uint32_t lanes,
+                                            unsigned address_bits);
+/// The register named `name` (case-insensitive: "SGPR5", "x10") in that mode; -1: none.
+int64_t dwarfRegisterNumber(const DwarfTargetInfo& d, std::string_view name, uint32_t lanes,
+                            unsigned address_bits);
+/// The name of register `reg` of run `r` ("VGPR3").
+std::string dwarfRegisterName(const DwarfRegisterRange& r, uint32_t reg);
+/// The address space `id`; nullptr: none.
+const DwarfAddressSpace* findDwarfSpace(const DwarfTargetInfo& d, uint32_t id);
+/// The space named `name` ("global", "private_lane3"; or a number); -1: none.
+int64_t dwarfSpaceNumber(const DwarfTargetInfo& d, std::string_view name);
+/// The name of space `id` ("private_lane3"), or its number when it has none.
+std::string dwarfSpaceName(const DwarfTargetInfo& d, uint32_t id);
+
 struct StackInfo {
   bool grows_down = true;
   uint16_t alignment = 16;         // stack-pointer alignment at calls, bytes

@@ -292,4 +292,8 @@ Expression parseText(std::string_view text) {
   return Parser(text).run();
 }
 
+Expression assemble(std::string_view text, const ExprFormat& format) {
+  return decode(encode(parseText(text), format), format);
+}
+
 } // namespace abikit::dwarf

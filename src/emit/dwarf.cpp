@@ -25,3 +25,230 @@ std::string dwarfExprJson(const dwarf::Expression& expr, const dwarf::DisplayOpt
 }
 
 } // namespace abikit
+
+namespace abikit {
+
+namespace {
+
+std::string hex128(dwarf::BitOffset v) {
+  uint8_t b[16];
+  for (int i = 0; i < 16; ++i) b[i] = uint8_t(v >> (8 * i));
+  return hexNumber(b);
+}
+
+std::string byteList(std::span<const uint8_t> bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i) s += ' ';
+    s += kHex[bytes[i] >> 4];
+    s += kHex[bytes[i] & 15];
+  }
+  return s;
+}
+
+bool laneBound(const DwarfTargetInfo& t, uint32_t space) {
+  const DwarfAddressSpace* s = findDwarfSpace(t, space);
+  return s && s->scope == DwarfSpaceScope::Lane;
+}
+
+template <class W> void location(W& j, const DwarfTargetInfo& t, const dwarf::LocationInfo& l) {
+  using K = dwarf::StorageKind;
+  j.beginObject();
+  switch (l.kind) {
+  case K::Undefined:
+    j.field("kind", "undefined");
+    break;
+  case K::Memory:
+    j.field("kind", "memory");
+    j.field("space", dwarfSpaceName(t, l.space));
+    if (laneBound(t, l.space)) j.field("lane", uint64_t(l.lane));
+    break;
+  case K::Register:
+    j.field("kind", "register");
+    j.field("reg", uint64_t(l.reg));
+    break;
+  case K::Implicit:
+    j.field("kind", "implicit");
+    j.field("bytes", byteList(l.bytes));
+    break;
+  case K::ImplicitPointer:
+    j.field("kind", "implicit_pointer");
+    j.field("die", hex128(l.die));
+    j.field("offset", l.displacement);
+    j.field("space", dwarfSpaceName(t, l.space));
+    break;
+  case K::Composite:
+    j.field("kind", "composite");
+    break;
+  }
+  if (l.kind != K::Undefined) j.field("bit_offset", hex128(l.offset));
+  if (l.kind == K::Composite) {
+    j.key("parts");
+    j.beginArray();
+    for (const auto& [bits, part] : l.parts) {
+      j.beginObject();
+      if (bits >> 64)
+        j.field("bits", hex128(bits));
+      else
+        j.field("bits", uint64_t(bits));
+      j.key("location");
+      location(j, t, part);
+      j.endObject();
+    }
+    j.endArray();
+  }
+  j.endObject();
+}
+
+void locationText(std::string& s, const DwarfTargetInfo& t, const dwarf::LocationInfo& l) {
+  using K = dwarf::StorageKind;
+  switch (l.kind) {
+  case K::Undefined:
+    s += "undefined";
+    return;
+  case K::Memory:
+    s += "memory " + dwarfSpaceName(t, l.space);
+    if (laneBound(t, l.space)) s += " lane " + std::to_string(l.lane);
+    break;
+  case K::Register:
+    s += "register " + std::to_string(l.reg);
+    break;
+  case K::Implicit:
+    s += "implicit [" + byteList(l.bytes) + "]";
+    break;
+  case K::ImplicitPointer:
+    s += "implicit_pointer die " + hex128(l.die) + " offset " + std::to_string(l.displacement) +
+         " space " + dwarfSpaceName(t, l.space);
+    break;
+  case K::Composite:
+    s += "composite";
+    break;
+  }
+  s += " bit_offset " + hex128(l.offset);
+  if (l.kind == K::Composite) {
+    s += " {";
+    for (size_t i = 0; i < l.parts.size(); ++i) {
+      s += i ? "; " : " ";
+      s += hex128(l.parts[i].first) + " bits: ";
+      locationText(s, t, l.parts[i].second);
+    }
+    s += " }";
+  }
+}
+
+std::string typeName(const dwarf::BaseType& t) {
+  return t.generic() ? "generic" : hex128(t.die);
+}
+
+} // namespace
+
+std::string hexNumber(std::span<const uint8_t> bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (size_t i = bytes.size(); i-- > 0;) {
+    s += kHex[bytes[i] >> 4];
+    s += kHex[bytes[i] & 15];
+  }
+  size_t nz = s.find_first_not_of('0');
+  return "0x" + (nz == std::string::npos ? std::string("0") : s.substr(nz));
+}
+
+std::string dwarfEvalJson(const DwarfTargetInfo& t, const DwarfEvalReport& r) {
+  detail::TextBuffer out;
+  detail::JsonWriter<detail::kJsonCompact> j(out);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  if (r.result.kind == dwarf::ResultKind::Value) {
+    j.field("result", r.result.implicit_pointer_value ? "implicit_pointer_value" : "value");
+    j.field("type", typeName(r.value.type));
+    j.field("value", hexNumber(r.value.bytes));
+  } else {
+    j.field("result", "location");
+    j.key("location");
+    location(j, t, r.location);
+  }
+  auto error = [&](const char* key, const std::string& message) {
+    j.key(key);
+    j.beginObject();
+    j.field("kind", "evaluation-error");
+    j.field("message", message);
+    j.endObject();
+  };
+  if (r.has_read) {
+    if (r.read_error.empty())
+      j.field("read", hexNumber(r.read));
+    else
+      error("read_error", r.read_error);
+  }
+  if (r.has_write) {
+    if (!r.write_error.empty()) {
+      error("write_error", r.write_error);
+    } else {
+      j.key("written");
+      j.beginObject();
+      j.key("registers");
+      j.beginArray();
+      for (const auto& w : r.written.registers) {
+        j.beginObject();
+        j.field("reg", uint64_t(w.reg));
+        j.field("value", hexNumber(w.value));
+        j.endObject();
+      }
+      j.endArray();
+      j.key("lanes");
+      j.beginArray();
+      for (const auto& w : r.written.lanes) {
+        j.beginObject();
+        j.field("reg", uint64_t(w.reg));
+        j.field("lane", uint64_t(w.lane));
+        j.field("value", hexNumber(w.value));
+        j.endObject();
+      }
+      j.endArray();
+      j.key("memory");
+      j.beginArray();
+      for (const auto& w : r.written.memory) {
+        j.beginObject();
+        j.field("space", dwarfSpaceName(t, w.space));
+        j.field("address", hex128(w.address));
+        j.field("bytes", byteList(w.bytes));
+        j.endObject();
+      }
+      j.endArray();
+      j.endObject();
+    }
+  }
+  j.endObject();
+  out.put('\n');
+  return out.take();
+}
+
+std::string dwarfEvalText(const DwarfTargetInfo& t, const DwarfEvalReport& r) {
+  std::string s;
+  if (r.result.kind == dwarf::ResultKind::Value) {
+    s += std::string(r.result.implicit_pointer_value ? "implicit pointer value " : "value ") +
+         typeName(r.value.type) + " " + hexNumber(r.value.bytes) + "\n";
+  } else {
+    s += "location ";
+    locationText(s, t, r.location);
+    s += "\n";
+  }
+  if (r.has_read)
+    s += r.read_error.empty() ? "read " + hexNumber(r.read) + "\n"
+                              : "read error: " + r.read_error + "\n";
+  if (r.has_write) {
+    if (!r.write_error.empty()) s += "write error: " + r.write_error + "\n";
+    for (const auto& w : r.written.registers)
+      s += "wrote register " + std::to_string(w.reg) + " = " + hexNumber(w.value) + "\n";
+    for (const auto& w : r.written.lanes)
+      s += "wrote register " + std::to_string(w.reg) + " lane " + std::to_string(w.lane) + " = " +
+           hexNumber(w.value) + "\n";
+    for (const auto& w : r.written.memory)
+      s += "wrote memory " + dwarfSpaceName(t, w.space) + " " + hex128(w.address) + ": " +
+           byteList(w.bytes) + "\n";
+  }
+  return s;
+}
+
+} // namespace abikit
