@@ -250,7 +250,18 @@ struct DwarfTargetInfo {
   int32_t data_alignment = -4;
   bool default_same_value = false;   // true: unmentioned columns keep their value (AMDGPU)
   std::string_view cie_augmentation; // e.g. "[amd:v0.0]"; empty: none
+
+  /// The register DWARF number `number` denotes in code of this target, or null: a reserved
+  /// number, one the target does not know, or one valid only in another mode (a Wave32 range
+  /// when `lanes` is 64, a Proc32 range when `address_bits` is 64, and so on).
+  const DwarfRegisterRange* findRegister(uint64_t number) const;
+  /// The address space with DWARF id `id`, or null (reserved or unknown). Seed-only spaces are
+  /// found too; `seed_only` says which they are.
+  const DwarfAddressSpace* findSpace(uint64_t id) const;
 };
+
+/// The name of register `number` of range `r` (which must hold it): prefix + index, "SGPR70".
+std::string dwarfRegisterName(const DwarfRegisterRange& r, uint64_t number);
 
 struct StackInfo {
   bool grows_down = true;
