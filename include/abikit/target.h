@@ -250,20 +250,21 @@ struct DwarfTargetInfo {
   int32_t data_alignment = -4;
   bool default_same_value = false;   // true: unmentioned columns keep their value (AMDGPU)
   std::string_view cie_augmentation; // e.g. "[amd:v0.0]"; empty: none
+
+  /// The register DWARF number `number` denotes in code of this target, or null: a reserved
+  /// number, one the target does not know, or one valid only in another mode (a Wave32 range
+  /// when `lanes` is 64, a Proc32 range when `address_bits` is 64, and so on).
+  const DwarfRegisterRange* findRegister(uint64_t number) const;
+  /// The address space with DWARF id `id`, or null (reserved or unknown). Seed-only spaces are
+  /// found too; `seed_only` says which they are.
+  const DwarfAddressSpace* findSpace(uint64_t id) const;
 };
 
-/// The run register `reg` belongs to in code of `lanes` lanes per thread and a default address
-/// space of `address_bits` bits (the wave and process modes); nullptr: no such register there.
-const DwarfRegisterRange* findDwarfRegister(const DwarfTargetInfo& d, uint32_t reg, uint32_t lanes,
-                                            unsigned address_bits);
-/// The register named `name` (case-insensitive: "SGPR5", "x10") in that mode; -1: none.
-int64_t dwarfRegisterNumber(const DwarfTargetInfo& d, std::string_view name, uint32_t lanes,
-                            unsigned address_bits);
-/// The name of register `reg` of run `r` ("VGPR3").
-std::string dwarfRegisterName(const DwarfRegisterRange& r, uint32_t reg);
-/// The address space `id`; nullptr: none.
-const DwarfAddressSpace* findDwarfSpace(const DwarfTargetInfo& d, uint32_t id);
-/// The space named `name` ("global", "private_lane3"; or a number); -1: none.
+/// The name of register `number` of range `r` (which must hold it): prefix + index, "SGPR70".
+std::string dwarfRegisterName(const DwarfRegisterRange& r, uint64_t number);
+/// The register named `name` (case-insensitive: "SGPR5", "x10") in this target's mode; -1: none.
+int64_t dwarfRegisterNumber(const DwarfTargetInfo& d, std::string_view name);
+/// The space named `name` ("global", "private_lane3"; or a decimal number); -1: none.
 int64_t dwarfSpaceNumber(const DwarfTargetInfo& d, std::string_view name);
 /// The name of space `id` ("private_lane3"), or its number when it has none.
 std::string dwarfSpaceName(const DwarfTargetInfo& d, uint32_t id);

@@ -19,11 +19,12 @@ EvalError::EvalError(EvalErrorKind kind, std::string message, uint64_t byte_offs
 // The operation's byte offset ends the message, except for reads and writes after the evaluation
 // (op_offset_ == kNoOperation).
 static std::string where(uint64_t offset) {
-  return offset == kNoOperation
-             ? std::string()
-             : " (operation at byte " + std::to_string(offset) + ")";
+  return offset == kNoOperation ? std::string()
+                                : " (operation at byte " + std::to_string(offset) + ")";
 }
-static uint64_t at(uint64_t offset) { return offset == kNoOperation ? 0 : offset; }
+static uint64_t at(uint64_t offset) {
+  return offset == kNoOperation ? 0 : offset;
+}
 
 void Evaluator::Impl::illFormed(const std::string& m) const {
   throw EvalError(EvalErrorKind::IllFormed, m + where(op_offset_), at(op_offset_));
@@ -192,6 +193,7 @@ Location Evaluator::Impl::ipvTarget(uint32_t ip) {
 
 EvalResult Evaluator::Impl::evaluate(const Expression& e, ResultKind kind,
                                      std::span<const Location> initial) {
+  info.lanes = opts.lanes ? opts.lanes : target.dwarf.lanes;
   stack_.clear();
   floor_ = 0;
   steps_ = 0;

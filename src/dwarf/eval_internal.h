@@ -88,7 +88,7 @@ struct Evaluator::Impl {
   Impl(const Target& t, Machine& m, DieResolver* d);
 
   const Target& target;
-  const DwarfTargetInfo& info;
+  DwarfTargetInfo info; // the target's, with the lanes of the options
   Machine& machine;
   DieResolver* dies;
   EvalOptions opts;

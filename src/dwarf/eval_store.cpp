@@ -97,7 +97,7 @@ uint32_t Evaluator::Impl::newStorage(StorageKind k) {
 }
 
 const DwarfAddressSpace* Evaluator::Impl::space(uint32_t id) const {
-  return findDwarfSpace(info, id);
+  return info.findSpace(id);
 }
 
 unsigned Evaluator::Impl::addressBits(uint32_t id) const {
@@ -124,7 +124,7 @@ uint32_t Evaluator::Impl::memory(uint32_t sp, uint32_t lane) {
 }
 
 const DwarfRegisterRange* Evaluator::Impl::registerRange(uint32_t reg) const {
-  return findDwarfRegister(info, reg, lanes(), unsigned(opts.format.address_size) * 8);
+  return info.findRegister(reg);
 }
 
 uint32_t Evaluator::Impl::registerBits(uint32_t reg) {

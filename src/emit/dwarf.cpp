@@ -48,7 +48,7 @@ std::string byteList(std::span<const uint8_t> bytes) {
 }
 
 bool laneBound(const DwarfTargetInfo& t, uint32_t space) {
-  const DwarfAddressSpace* s = findDwarfSpace(t, space);
+  const DwarfAddressSpace* s = t.findSpace(space);
   return s && s->scope == DwarfSpaceScope::Lane;
 }
 

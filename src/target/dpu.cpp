@@ -64,6 +64,37 @@ constexpr RegisterInfo kRegisters[] = {
     {"id8", "", "const", 32, -1, kRoleReadOnly | kRoleSpecialInput, "", "= 8 x thread id"},
 };
 
+// ----- DWARF ----------------------------------------------------------------------------------
+
+// r0-r23 are DWARF 0-23 (DPURegisterInfo.td); the d pairs and the constant registers have no
+// number. One flat 32-bit space: WRAM, MRAM, IRAM and the atomic bits are ranges of it (the
+// link-time bases of Target::memory), not DWARF address spaces: the fork's clang gives no DWARF
+// address space to its MRAM address space (255).
+constexpr DwarfRegisterRange kDwarfRegisters[] = {
+    {0, 24, 32, DwarfRegMode::Any, "r", 0, true, 0},
+};
+constexpr DwarfAddressSpace kDwarfSpaces[] = {
+    {0, 1, "global", 32, DwarfSpaceScope::Process, false},
+};
+
+DwarfTargetInfo dpuDwarfInfo() {
+  DwarfTargetInfo d;
+  d.registers = kDwarfRegisters;
+  d.spaces = kDwarfSpaces;
+  d.lanes = 1; // a tasklet is a thread with its own registers
+  d.address_bits = 32;
+  // The CIE as the fork's LLVM 12 MC layer writes it (derived, not observed): the return-address
+  // column is the DWARF number of the register createDPUMCRegisterInfo passes as the RA register,
+  // r0 (the real return address is r23, saved at CFA-8); code alignment MinInstAlignment = 1;
+  // data alignment -CalleeSaveStackSlotSize = -4 (DPUMCAsmInfo leaves StackGrowsUp false).
+  d.return_address_column = 0;
+  d.code_alignment = 1;
+  d.data_alignment = -4;
+  d.default_same_value = false;
+  d.cie_augmentation = "";
+  return d;
+}
+
 // ----- memory ---------------------------------------------------------------------------------
 
 constexpr AddressSpaceInfo kAddressSpaces[] = {
@@ -301,6 +332,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
       "[SP-8-N-S, SP-8-N) where SP is r22 at the call: offset 0 lies just below the caller's "
       "8-byte saved-d22 slot and later offsets go to lower addresses";
   out.registers = kRegisters;
+  out.dwarf = dpuDwarfInfo();
   out.address_spaces = kAddressSpaces;
 
   out.elf = {kElfClass32, kElfData2Lsb, kOsabiNone, 0, kEmDpu, kEfDpuEabiSet | (kAbiVersion << 24),

@@ -1,5 +1,5 @@
-// Lookups in a target's DWARF data (DwarfTargetInfo): registers and address spaces by number and
-// by name. The data itself is in each family's file.
+// Lookups in a target's DWARF data (DwarfTargetInfo) by name. The data itself is in each
+// family's file; the lookups by number are DwarfTargetInfo's (target.cpp).
 #include "abikit/target.h"
 
 #include <cctype>
@@ -27,28 +27,7 @@ bool decimal(std::string_view s, uint64_t& v) {
 
 } // namespace
 
-const DwarfRegisterRange* findDwarfRegister(const DwarfTargetInfo& d, uint32_t reg, uint32_t lanes,
-                                            unsigned address_bits) {
-  for (const DwarfRegisterRange& r : d.registers) {
-    if (reg < r.first || reg - r.first >= r.count) continue;
-    switch (r.mode) {
-    case DwarfRegMode::Any:
-      return &r;
-    case DwarfRegMode::Wave32:
-      return lanes == 32 ? &r : nullptr;
-    case DwarfRegMode::Wave64:
-      return lanes == 64 ? &r : nullptr;
-    case DwarfRegMode::Proc32:
-      return address_bits == 32 ? &r : nullptr;
-    case DwarfRegMode::Proc64:
-      return address_bits == 64 ? &r : nullptr;
-    }
-  }
-  return nullptr;
-}
-
-int64_t dwarfRegisterNumber(const DwarfTargetInfo& d, std::string_view name, uint32_t lanes,
-                            unsigned address_bits) {
+int64_t dwarfRegisterNumber(const DwarfTargetInfo& d, std::string_view name) {
   for (const DwarfRegisterRange& r : d.registers) {
     if (!startsWithNoCase(name, r.prefix)) continue;
     std::string_view rest = name.substr(r.prefix.size());
@@ -60,21 +39,9 @@ int64_t dwarfRegisterNumber(const DwarfTargetInfo& d, std::string_view name, uin
     } else if (!rest.empty()) {
       continue;
     }
-    if (findDwarfRegister(d, reg, lanes, address_bits) == &r) return reg;
+    if (d.findRegister(reg) == &r) return reg;
   }
   return -1;
-}
-
-std::string dwarfRegisterName(const DwarfRegisterRange& r, uint32_t reg) {
-  std::string s(r.prefix);
-  if (r.numbered) s += std::to_string(reg - r.first + r.index0);
-  return s;
-}
-
-const DwarfAddressSpace* findDwarfSpace(const DwarfTargetInfo& d, uint32_t id) {
-  for (const DwarfAddressSpace& s : d.spaces)
-    if (id >= s.first && id - s.first < s.count) return &s;
-  return nullptr;
 }
 
 int64_t dwarfSpaceNumber(const DwarfTargetInfo& d, std::string_view name) {
@@ -93,7 +60,7 @@ int64_t dwarfSpaceNumber(const DwarfTargetInfo& d, std::string_view name) {
 }
 
 std::string dwarfSpaceName(const DwarfTargetInfo& d, uint32_t id) {
-  const DwarfAddressSpace* s = findDwarfSpace(d, id);
+  const DwarfAddressSpace* s = d.findSpace(id);
   if (!s) return id == 0 ? "global" : std::to_string(id);
   return s->count == 1 ? std::string(s->name)
                        : std::string(s->name) + std::to_string(id - s->first);

@@ -40,6 +40,11 @@ struct FamilyInfo {
 
 /// AMDGPU's DWARF data for a wavefront size (amdgpu_dwarf.cpp).
 DwarfTargetInfo amdgpuDwarfInfo(unsigned wavefront_size);
+/// RISC-V's DWARF data for XLEN, the number of x registers (16: E base), FLEN (0: no F
+/// registers) and whether the vector registers exist (riscv_dwarf.cpp).
+DwarfTargetInfo riscvDwarfInfo(unsigned xlen, unsigned ngpr, unsigned flen, bool vector);
+/// NVPTX's DWARF data for 32/64-bit addresses and an SM number (nvptx_dwarf.cpp).
+DwarfTargetInfo nvptxDwarfInfo(bool is64, unsigned sm);
 
 [[noreturn]] void targetError(std::string message);
 

@@ -157,6 +157,71 @@ constexpr auto kRegsWorkerDoc = buildRegisters<kNumMrf + kNumArf>(true);
 constexpr auto kRegsMrfOnly = buildRegisters<kNumMrf>(false);
 constexpr auto kRegsMrfOnlyDoc = buildRegisters<kNumMrf>(true);
 
+// ----- DWARF ----------------------------------------------------------------------------------
+//
+// The backend's DwarfRegNum (ColossusRegisterInfo.td). It gives 15 to both $m15 ($mzero) and $a0:
+// in worker code 15 is $a0 (the register a variable can live in; $m15 is hard-wired zero), in
+// supervisor and "both" code, which have no $a file, it is $m15. Numbers 73-92 also name the
+// backend's encoding-only registers ($ap7-$ap14, $aq3-$aq14, $ao1-$ao14, which overlap each other
+// and 76/77); abikit keeps only the octads at 76 and 77. Accumulators are named by the backend's
+// definitions (ACC0-ACC7, ACCD0-ACCD3, ACCQ0-ACCQ1; its assembly prints them as bare numbers).
+
+using DM = DwarfRegMode;
+constexpr DwarfRegisterRange kDwarfMrfPairs[] = {
+    {32, 1, 64, DM::Any, "$m0:1", 0, false, 0},   {33, 1, 64, DM::Any, "$m2:3", 0, false, 0},
+    {34, 1, 64, DM::Any, "$m4:5", 0, false, 0},   {35, 1, 64, DM::Any, "$m6:7", 0, false, 0},
+    {36, 1, 64, DM::Any, "$m8:9", 0, false, 0},   {37, 1, 64, DM::Any, "$m10:11", 0, false, 0},
+    {38, 1, 64, DM::Any, "$m12:13", 0, false, 0}, {39, 1, 64, DM::Any, "$m14:15", 0, false, 0},
+};
+constexpr DwarfRegisterRange kDwarfArf[] = {
+    {15, 15, 32, DM::Any, "$a", 0, true, 0},      {31, 1, 32, DM::Any, "$a15", 0, false, 0},
+    {40, 1, 64, DM::Any, "$a0:1", 0, false, 0},   {41, 1, 64, DM::Any, "$a2:3", 0, false, 0},
+    {42, 1, 64, DM::Any, "$a4:5", 0, false, 0},   {43, 1, 64, DM::Any, "$a6:7", 0, false, 0},
+    {44, 1, 64, DM::Any, "$a8:9", 0, false, 0},   {45, 1, 64, DM::Any, "$a10:11", 0, false, 0},
+    {46, 1, 64, DM::Any, "$a12:13", 0, false, 0}, {47, 1, 64, DM::Any, "$a14:15", 0, false, 0},
+    {48, 1, 128, DM::Any, "$a0:3", 0, false, 0},  {49, 1, 128, DM::Any, "$a4:7", 0, false, 0},
+    {50, 1, 128, DM::Any, "$a8:11", 0, false, 0}, {51, 1, 128, DM::Any, "$a12:15", 0, false, 0},
+    {52, 8, 32, DM::Any, "ACC", 0, true, 0},      {60, 4, 64, DM::Any, "ACCD", 0, true, 0},
+    {64, 2, 128, DM::Any, "ACCQ", 0, true, 0},    {76, 1, 256, DM::Any, "$a0:7", 0, false, 0},
+    {77, 1, 256, DM::Any, "$a8:15", 0, false, 0},
+};
+
+/// Worker code: $m0-$m14 (15 is $a0), the $a file and the accumulators. Other code: $m0-$m15.
+template <size_t N> constexpr std::array<DwarfRegisterRange, N> buildDwarfRegisters() {
+  constexpr bool arf = N > 1 + std::size(kDwarfMrfPairs);
+  std::array<DwarfRegisterRange, N> out{};
+  size_t n = 0;
+  out[n++] = {0, arf ? 15u : 16u, 32, DM::Any, "$m", 0, true, 0};
+  for (const DwarfRegisterRange& r : kDwarfMrfPairs) out[n++] = r;
+  if constexpr (arf)
+    for (const DwarfRegisterRange& r : kDwarfArf) out[n++] = r;
+  return out;
+}
+constexpr auto kDwarfWorker =
+    buildDwarfRegisters<1 + std::size(kDwarfMrfPairs) + std::size(kDwarfArf)>();
+constexpr auto kDwarfMrfOnly = buildDwarfRegisters<1 + std::size(kDwarfMrfPairs)>();
+
+constexpr DwarfAddressSpace kDwarfSpaces[] = {
+    {0, 1, "global", 32, DwarfSpaceScope::Process, false},
+};
+
+DwarfTargetInfo ipuDwarfInfo(bool has_arf) {
+  DwarfTargetInfo d;
+  d.registers = has_arf ? std::span<const DwarfRegisterRange>(kDwarfWorker)
+                        : std::span<const DwarfRegisterRange>(kDwarfMrfOnly);
+  d.spaces = kDwarfSpaces;
+  d.lanes = 1;
+  d.address_bits = 32;
+  // The CIE of the fork's tests (dwarf-debug-frame.s, dwarf-eh-frame.s): return address $m10,
+  // code alignment 1, data alignment -4; .eh_frame adds augmentation "zR".
+  d.return_address_column = 10;
+  d.code_alignment = 1;
+  d.data_alignment = -4;
+  d.default_same_value = false;
+  d.cie_augmentation = "";
+  return d;
+}
+
 // ----- memory ---------------------------------------------------------------------------------
 
 constexpr uint32_t kTmemBaseIpu1 = 0x40000; // TMEM_REGION0_BASE_ADDR (ipuArchInfo.cpp)
@@ -477,6 +542,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   else
     out.registers = documented ? std::span<const RegisterInfo>(kRegsMrfOnlyDoc)
                                : std::span<const RegisterInfo>(kRegsMrfOnly);
+  out.dwarf = ipuDwarfInfo(mode == IpuMode::Worker);
   out.address_spaces = kAddressSpaces;
   out.memory = arch == IpuArch::Ipu1 ? std::span<const MemoryRegion>(kMemoryIpu1)
                                      : std::span<const MemoryRegion>(kMemoryIpu2);

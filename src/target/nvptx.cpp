@@ -302,6 +302,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   // PTX has no physical registers: parameters live in the .param state space and registers
   // are virtual, allocated by ptxas.
   out.registers = {};
+  out.dwarf = nvptxDwarfInfo(is64, p->sm);
   out.stack.grows_down = false; // LLVM's NVPTXFrameLowering: StackGrowsUp, 8-byte aligned
   out.stack.alignment = 8;
   out.stack.stack_pointer = "";

@@ -731,6 +731,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
              isa.minVLen(), isa.has("zve32x"),         abi->e};
   out.registers = registersFor(key);
   out.dwarf_register_names = kDwarfNames;
+  out.dwarf = riscvDwarfInfo(xlen, key.ngpr, key.flen, key.vector);
   out.address_spaces = {};
   out.memory = {};
 

@@ -65,6 +65,48 @@ const AddressSpaceInfo* Target::findAddressSpace(uint32_t number) const {
   return nullptr;
 }
 
+namespace {
+
+bool modeValid(DwarfRegMode mode, const DwarfTargetInfo& d) {
+  switch (mode) {
+  case DwarfRegMode::Any:
+    return true;
+  case DwarfRegMode::Wave32:
+    return d.lanes == 32;
+  case DwarfRegMode::Wave64:
+    return d.lanes == 64;
+  case DwarfRegMode::Proc32:
+    return d.address_bits == 32;
+  case DwarfRegMode::Proc64:
+    return d.address_bits == 64;
+  }
+  return false;
+}
+
+} // namespace
+
+const DwarfRegisterRange* DwarfTargetInfo::findRegister(uint64_t number) const {
+  for (const DwarfRegisterRange& r : registers)
+    if (number >= r.first && number - r.first < r.count && modeValid(r.mode, *this)) return &r;
+  return nullptr;
+}
+
+const DwarfAddressSpace* DwarfTargetInfo::findSpace(uint64_t id) const {
+  for (const DwarfAddressSpace& s : spaces) {
+    if (id < s.first || id - s.first >= s.count) continue;
+    // A fixed-lane space exists only for the lanes of the wave (reference dwarf.md §3.2).
+    if (s.scope == DwarfSpaceScope::FixedLane && id - s.first >= lanes) return nullptr;
+    return &s;
+  }
+  return nullptr;
+}
+
+std::string dwarfRegisterName(const DwarfRegisterRange& r, uint64_t number) {
+  std::string name(r.prefix);
+  if (r.numbered) name += std::to_string(r.index0 + (number - r.first));
+  return name;
+}
+
 DataModel dataModelFor(const Target& target, Language lang) {
   DataModel d = target.data;
   switch (lang) {

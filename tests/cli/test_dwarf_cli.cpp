@@ -11,6 +11,7 @@ namespace {
 
 using abikit::test::CliResult;
 using abikit::test::runCli;
+using abikit::test::TempDir;
 
 CliResult dwarfExpr(std::vector<std::string> args) {
   args.insert(args.begin(), "dwarf-expr");
@@ -105,16 +106,80 @@ TEST(DwarfExprCli, Errors) {
               "abikit: error: HEX argument 2: character 2 is not a hex digit\n");
   expectError(dwarfExpr({"decode", "--target", "riscv64-unknown-elf", "--address-size", "2", "30"}),
               "abikit: error: --address-size 2 is not supported (4 or 8)\n");
-  CliResult r =
-      dwarfExpr({"eval", "--target", "riscv64-unknown-elf", "--machine", "m.json", "DW_OP_lit1"});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.out, "");
-  EXPECT_NE(r.err.find("'dwarf-expr eval' is not implemented yet"), std::string::npos) << r.err;
-  r = dwarfExpr({"decode", "--target", "riscv64-unknown-elf", "--encoding", "gnu", "30"});
+  CliResult r = dwarfExpr({"decode", "--target", "riscv64-unknown-elf", "--encoding", "gnu", "30"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   r = dwarfExpr({"decode", "30"});
   EXPECT_EQ(r.exit_code, 2);
+}
+
+// eval: the contract's machine file, results, --read, --write, and the two kinds of errors.
+TEST(DwarfExprCli, Eval) {
+  TempDir dir;
+  std::string m = dir.write("m.json",
+                            R"({"wavefront_size":64, "lane":5,
+ "registers":[{"reg":16,"value":"0x7f0000001040"}, {"reg":"SGPR0","value":"0x1000"},
+              {"reg":2560,"lanes":["0x1000","0x1001","0x1002","0x1003","0x1004","0x1005"]}],
+ "memory":[{"space":"global","address":"0x10000","bytes":"01 02 03 04 05 06 07 08"},
+           {"space":"private_wave","address":"0x514","bytes":"aa bb cc dd"}],
+ "apertures":{"local":"0x1000000000000","private":"0x2000000000000"},
+ "frame_base":"DW_OP_regx 0x20",
+ "dies":[{"offset":"0x60","tag":"dwarf_procedure","location":"DW_OP_lit4, DW_OP_plus"},
+         {"offset":"0x80","tag":"variable","const_value":"2a 00 00 00"}]})");
+  std::vector<std::string> t = {"eval",         "--target",  "amdgcn-amd-amdhsa",
+                                "-mcpu=gfx90a", "--machine", m};
+  auto eval = [&](std::vector<std::string> more) {
+    std::vector<std::string> a = t;
+    a.insert(a.end(), more.begin(), more.end());
+    return dwarfExpr(a);
+  };
+  expectOut(eval({"--as", "value", "--json", "DW_OP_lit1, DW_OP_call2 0x60"}),
+            R"({"schema":"abikit/1","result":"value","type":"generic","value":"0x5"})"
+            "\n");
+  expectOut(
+      eval({"--read", "4", "--json", "DW_OP_addr 0x10000"}),
+      R"({"schema":"abikit/1","result":"location","location":{"kind":"memory","space":"global","bit_offset":"0x80000"},"read":"0x4030201"})"
+      "\n");
+  // The focused lane's element of a wave64 VGPR, and the lane's private memory (swizzled).
+  expectOut(eval({"--read", "4",
+                  "DW_OP_regx 0xa00, DW_OP_LLVM_push_lane, DW_OP_lit4, "
+                  "DW_OP_mul, DW_OP_LLVM_offset"}),
+            "location register 2560 bit_offset 0xa0\nread 0x1005\n");
+  expectOut(eval({"--read", "4", "DW_OP_lit20, DW_OP_lit5, DW_OP_LLVM_form_aspace_address"}),
+            "location memory private_lane lane 5 bit_offset 0xa0\nread 0xddccbbaa\n");
+  expectOut(eval({"--as", "value", "--hex", "30 31", "22"}), "value generic 0x1\n");
+  expectOut(
+      eval({"--write", "f1 0f", "--at", "8", "--json", "DW_OP_addr 0x10000"}),
+      R"({"schema":"abikit/1","result":"location","location":{"kind":"memory","space":"global","bit_offset":"0x80000"},"written":{"registers":[],"lanes":[],"memory":[{"space":"global","address":"0x10001","bytes":"f1 0f"}]}})"
+      "\n");
+  expectOut(
+      eval({"--write", "ff ff ff ff", "--at", "32", "--json", "DW_OP_regx 0xa00"}),
+      R"({"schema":"abikit/1","result":"location","location":{"kind":"register","reg":2560,"bit_offset":"0x0"},"written":{"registers":[],"lanes":[{"reg":2560,"lane":1,"value":"0xffffffff"}],"memory":[]}})"
+      "\n");
+  // A failed read: the result and the error, exit 1.
+  CliResult r = eval({"--read", "4", "--json", "DW_OP_addr 0x20000"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(
+      r.out.find(
+          R"("read_error":{"kind":"evaluation-error","message":"evaluation error: memory at 0x20000)"),
+      std::string::npos)
+      << r.out;
+  expectError(eval({"DW_OP_regx 0x600"}),
+              "abikit: error: ill-formed: DWARF register 1536 is not a register of "
+              "amdgcn-amd-amdhsa in wave64 code (operation at byte 0)\n");
+  expectError(eval({"DW_OP_lit1, DW_OP_lit0, DW_OP_div"}),
+              "abikit: error: evaluation error: DW_OP_div by zero (operation at byte 2)\n");
+  expectError(eval({"--as", "value", "DW_OP_lit1, DW_OP_plus"}),
+              "abikit: error: ill-formed: the stack is empty (operation at byte 1)\n");
+  r = dwarfExpr({"eval", "--target", "riscv64-unknown-elf", "--machine", dir.path() + "/none.json",
+                 "DW_OP_lit1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  std::string bad = dir.write("bad.json", R"({"registers":[{"reg":"q7","value":"0x1"}]})");
+  expectError(
+      dwarfExpr({"eval", "--target", "riscv64-unknown-elf", "--machine", bad, "DW_OP_lit1"}),
+      "abikit: error: " + bad +
+          ": registers[0].reg: not a DWARF register of riscv64-unknown-elf\n");
 }
 
 } // namespace

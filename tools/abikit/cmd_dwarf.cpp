@@ -77,7 +77,7 @@ Output evaluate(const State& st) {
   } else {
     std::string text;
     for (const std::string& w : st.words) text += (text.empty() ? "" : " ") + w;
-    e = dwarf::parseText(text);
+    e = dwarf::assemble(text, f);
   }
   dwarf::Evaluator ev(t, m, &m);
   ev.options().format = f;

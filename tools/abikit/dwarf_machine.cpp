@@ -126,14 +126,14 @@ MachineFile::MachineFile(const std::string& path, const Target& target,
                           e.byte ? e.byte - 1 : 0);
   }
   if (!j.is_object()) r.fail("top level", "an object is expected");
-  const DwarfTargetInfo& info = target.dwarf;
-  const unsigned abits = unsigned(format.address_size) * 8;
+  DwarfTargetInfo info = target.dwarf; // with the machine's wavefront size
   lanes_ = info.lanes;
   if (j.contains("wavefront_size")) {
     uint64_t w = r.number(j["wavefront_size"], "wavefront_size");
     if (info.lanes <= 1 || (w != 32 && w != 64))
       r.fail("wavefront_size", std::to_string(w) + " is not a wavefront size of " + target.triple);
     lanes_ = uint32_t(w);
+    info.lanes = lanes_;
   }
   if (j.contains("lane")) {
     uint64_t l = r.number(j["lane"], "lane");
@@ -143,9 +143,9 @@ MachineFile::MachineFile(const std::string& path, const Target& target,
   }
   auto regNumber = [&](const json& v, const std::string& where) -> uint32_t {
     int64_t reg = v.is_string() && v.get<std::string>().rfind("0x", 0) != 0
-                      ? dwarfRegisterNumber(info, v.get<std::string>(), lanes_, abits)
+                      ? dwarfRegisterNumber(info, v.get<std::string>())
                       : int64_t(r.number(v, where));
-    if (reg < 0 || reg > INT32_MAX || !findDwarfRegister(info, uint32_t(reg), lanes_, abits))
+    if (reg < 0 || reg > INT32_MAX || !info.findRegister(uint32_t(reg)))
       r.fail(where, "not a DWARF register of " + target.triple +
                         (lanes_ > 1 ? " in wave" + std::to_string(lanes_) + " code" : ""));
     return uint32_t(reg);
@@ -156,7 +156,7 @@ MachineFile::MachineFile(const std::string& path, const Target& target,
     for (size_t i = 0; i < a.size(); ++i) {
       std::string w = "registers[" + std::to_string(i) + "]";
       uint32_t reg = regNumber(r.get(a[i], "reg", w), w + ".reg");
-      const DwarfRegisterRange* range = findDwarfRegister(info, reg, lanes_, abits);
+      const DwarfRegisterRange* range = info.findRegister(reg);
       Register& R = regs_[reg];
       R.bits = range->bits;
       R.lane_bits = range->lane_bits;
@@ -189,7 +189,7 @@ MachineFile::MachineFile(const std::string& path, const Target& target,
   auto spaceNumber = [&](const json& v, const std::string& where) -> uint32_t {
     int64_t sp =
         v.is_number() ? int64_t(r.number(v, where)) : dwarfSpaceNumber(info, r.str(v, where));
-    if (sp < 0 || sp > INT32_MAX || (sp != 0 && !findDwarfSpace(info, uint32_t(sp))))
+    if (sp < 0 || sp > INT32_MAX || (sp != 0 && !info.findSpace(uint32_t(sp))))
       r.fail(where, "not an address space of " + target.triple);
     return uint32_t(sp);
   };
@@ -218,7 +218,7 @@ MachineFile::MachineFile(const std::string& path, const Target& target,
   auto expr = [&](const char* key) -> std::optional<dwarf::Expression> {
     if (!j.contains(key)) return std::nullopt;
     try {
-      return dwarf::parseText(r.str(j[key], key));
+      return dwarf::assemble(r.str(j[key], key), format);
     } catch (const Error& e) {
       r.fail(key, e.message());
     }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace abikit {
@@ -22,6 +23,14 @@ struct NvptxProcessor {
 };
 
 std::span<const NvptxProcessor> nvptxProcessors();
+
+/// The DWARF register number LLVM gives a PTX register in .debug_info and .debug_loc (cuda-gdb's
+/// encoding: the bytes of the name, first byte most significant): "%rd1" -> 0x25726431. 0 for an
+/// empty name or one longer than 8 bytes (LLVM then writes no location).
+uint64_t nvptxDwarfRegisterNumber(std::string_view ptx_name);
+/// The PTX register name a DWARF register number encodes ("%r5" for 0x257235), or "" when the
+/// number is no such name ('%' and then letters, digits, '_' or '$').
+std::string nvptxDwarfRegisterName(uint64_t number);
 const NvptxProcessor* findNvptxProcessor(std::string_view name);
 
 struct NvptxTarget {
