@@ -27,7 +27,7 @@ echo "== command-line and hostile-input tests under ASan+UBSan (no address-space
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ABIKIT_TEST_SANITIZED=1 \
   ctest --test-dir build/san --output-on-failure -L cli
 
-echo "== fuzzers (bounded time: seven fuzzers, 24 s each)"
+echo "== fuzzers (bounded time: every fuzzer, 24 s each)"
 ABIKIT_FUZZ_BUILD=build/san scripts/fuzz.sh "${ABIKIT_FUZZ_SECONDS:-24}"
 
 echo "== formatting"

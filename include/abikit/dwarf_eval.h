@@ -135,18 +135,23 @@ struct ValueInfo {
   uint64_t low() const;       // the first 8 bytes as a number
 };
 
+struct LocationPart;
 /// A location, described for printing (reference cli-contract "LD").
 struct LocationInfo {
   StorageKind kind = StorageKind::Undefined;
   BitOffset offset = 0;
-  uint32_t space = 0;         // Memory, ImplicitPointer
-  uint32_t lane = 0;          // Memory of a lane-scoped space: the bound lane
-  uint32_t reg = 0;           // Register
-  std::vector<uint8_t> bytes; // Implicit
-  uint64_t implicit_bits = 0; // Implicit: size in bits
-  uint64_t die = 0;           // ImplicitPointer
-  int64_t displacement = 0;   // ImplicitPointer
-  std::vector<std::pair<BitOffset, LocationInfo>> parts; // Composite: (bits, location)
+  uint32_t space = 0;              // Memory, ImplicitPointer
+  uint32_t lane = 0;               // Memory of a lane-scoped space: the bound lane
+  uint32_t reg = 0;                // Register
+  std::vector<uint8_t> bytes;      // Implicit
+  uint64_t implicit_bits = 0;      // Implicit: size in bits
+  uint64_t die = 0;                // ImplicitPointer
+  int64_t displacement = 0;        // ImplicitPointer
+  std::vector<LocationPart> parts; // Composite
+};
+struct LocationPart {
+  BitOffset bits = 0;
+  LocationInfo location;
 };
 
 struct EvalOptions {

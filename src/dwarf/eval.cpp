@@ -308,7 +308,7 @@ Location Evaluator::Impl::frameBase() {
   if (s.kind == StorageKind::Register) {
     uint32_t bits = std::min<uint32_t>(uint32_t(s.size), opts.format.address_size * 8u);
     uint8_t b[8] = {};
-    std::vector<Segment> seg{{l.storage, 0, bits}};
+    const Segment seg[] = {{l.storage, 0, bits}};
     readSegments(seg, b);
     uint64_t a = 0;
     for (int i = 7; i >= 0; --i) a = a << 8 | b[i];

@@ -142,7 +142,7 @@ struct Evaluator::Impl {
   /// The runs of storage bits that `bits` bits at `l` cover (reference dwarf.md §2.6).
   void segments(const Location& l, uint64_t bits, std::vector<Segment>& out) const;
   void storageBytes(const Storage& s, uint64_t first, size_t n, uint8_t* out);
-  void readSegments(const std::vector<Segment>& segs, uint8_t* out);
+  void readSegments(std::span<const Segment> segs, uint8_t* out);
   void writeBits(const Location& l, uint64_t bits, const uint8_t* in);
   LocationInfo describe(const Location& l) const;
 

@@ -189,7 +189,7 @@ void Evaluator::Impl::step(const Expression& e, size_t& i, size_t begin, size_t 
                 " bits, fewer than a " + std::to_string(s) + "-bit address (Newest profile)");
     uint64_t n = std::min<uint64_t>(rbits, s);
     uint8_t b[8] = {};
-    std::vector<Segment> seg{{storage, 0, n}};
+    const Segment seg[] = {{storage, 0, n}};
     readSegments(seg, b);
     uint64_t r = 0;
     for (int k = 7; k >= 0; --k) r = r << 8 | b[k];

@@ -179,13 +179,8 @@ uint32_t Evaluator::Impl::composite() {
   return newStorage(StorageKind::Composite);
 }
 
-BitOffset Evaluator::Impl::sizeOf(uint32_t id) const {
-  const Storage& s = storages_[id];
-  if (s.kind != StorageKind::Composite) return s.size;
-  BitOffset n = 0;
-  for (const Part& p : s.parts) n += p.bits;
-  return n;
-}
+// A composite's size is the sum of its parts, kept up to date by appendPart().
+BitOffset Evaluator::Impl::sizeOf(uint32_t id) const { return storages_[id].size; }
 
 bool Evaluator::Impl::isIncomplete(const Entry& e) const {
   return e.kind == Entry::Loc && storages_[e.storage].kind == StorageKind::Composite &&
@@ -228,9 +223,10 @@ void Evaluator::Impl::appendPart(uint32_t c, const Part& p) {
     return;
   }
   std::vector<Part>& parts = storages_[c].parts;
-  BitOffset total = sizeOf(c);
+  BitOffset& total = storages_[c].size;
   if (p.bits > kLargestComposite - total)
     illFormed("the composite location would be larger than 2^64 bytes");
+  total += p.bits;
   if (!parts.empty()) {
     Part& last = parts.back();
     if (last.storage == p.storage && (p.storage == 0 || last.offset + last.bits == p.offset)) {
@@ -326,7 +322,7 @@ void Evaluator::Impl::storageBytes(const Storage& s, uint64_t first, size_t n, u
   }
 }
 
-void Evaluator::Impl::readSegments(const std::vector<Segment>& segs, uint8_t* out) {
+void Evaluator::Impl::readSegments(std::span<const Segment> segs, uint8_t* out) {
   uint64_t at = 0;
   std::vector<uint8_t>& tmp = scratch_;
   for (const Segment& g : segs) {
@@ -403,7 +399,7 @@ LocationInfo Evaluator::Impl::describe(const Location& l) const {
     d.space = s.space;
     break;
   case StorageKind::Composite:
-    for (const Part& p : s.parts) d.parts.push_back({p.bits, describe({p.storage, p.offset})});
+    for (const Part& p : s.parts) d.parts.push_back(LocationPart{p.bits, describe({p.storage, p.offset})});
     break;
   }
   return d;

@@ -86,7 +86,9 @@ template <class W> void location(W& j, const DwarfTargetInfo& t, const dwarf::Lo
   if (l.kind == K::Composite) {
     j.key("parts");
     j.beginArray();
-    for (const auto& [bits, part] : l.parts) {
+    for (const dwarf::LocationPart& p : l.parts) {
+      const dwarf::BitOffset bits = p.bits;
+      const dwarf::LocationInfo& part = p.location;
       j.beginObject();
       if (bits >> 64)
         j.field("bits", hex128(bits));
@@ -130,8 +132,8 @@ void locationText(std::string& s, const DwarfTargetInfo& t, const dwarf::Locatio
     s += " {";
     for (size_t i = 0; i < l.parts.size(); ++i) {
       s += i ? "; " : " ";
-      s += hex128(l.parts[i].first) + " bits: ";
-      locationText(s, t, l.parts[i].second);
+      s += hex128(l.parts[i].bits) + " bits: ";
+      locationText(s, t, l.parts[i].location);
     }
     s += " }";
   }

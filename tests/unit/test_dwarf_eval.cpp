@@ -284,13 +284,13 @@ TEST(DwarfEval, CompositesInCanonicalForm) {
       f.eval("DW_OP_addr 0x100, DW_OP_piece 0x2, DW_OP_addr 0x102, DW_OP_piece 0x2").location);
   ASSERT_EQ(d.kind, StorageKind::Composite);
   ASSERT_EQ(d.parts.size(), 1u);
-  EXPECT_EQ(uint64_t(d.parts[0].first), 32u);
-  EXPECT_EQ(uint64_t(d.parts[0].second.offset), 0x800u);
+  EXPECT_EQ(uint64_t(d.parts[0].bits), 32u);
+  EXPECT_EQ(uint64_t(d.parts[0].location.offset), 0x800u);
   // Undefined pieces merge; the composite of a register and memory reads both.
   d = f.ev.describe(f.eval("DW_OP_piece 0x4, DW_OP_piece 0x4").location);
   ASSERT_EQ(d.parts.size(), 1u);
-  EXPECT_EQ(d.parts[0].second.kind, StorageKind::Undefined);
-  EXPECT_EQ(uint64_t(d.parts[0].first), 64u);
+  EXPECT_EQ(d.parts[0].location.kind, StorageKind::Undefined);
+  EXPECT_EQ(uint64_t(d.parts[0].bits), 64u);
   EXPECT_EQ(le(f.read("DW_OP_regx 0x20, DW_OP_piece 0x2, DW_OP_addr 0x100, DW_OP_piece 0x2", 4)),
             0x02012211u);
   // A composite inside a composite is flattened.
@@ -299,9 +299,9 @@ TEST(DwarfEval, CompositesInCanonicalForm) {
                            "DW_OP_piece 0x4")
                         .location);
   ASSERT_EQ(d.parts.size(), 2u);
-  EXPECT_EQ(d.parts[0].second.kind, StorageKind::Register);
-  EXPECT_EQ(uint64_t(d.parts[0].second.offset), 16u);
-  EXPECT_EQ(uint64_t(d.parts[1].second.offset), 0x800u);
+  EXPECT_EQ(d.parts[0].location.kind, StorageKind::Register);
+  EXPECT_EQ(uint64_t(d.parts[0].location.offset), 16u);
+  EXPECT_EQ(uint64_t(d.parts[1].location.offset), 0x800u);
   // Reading an undefined piece fails; an incomplete composite cannot be copied.
   EXPECT_THROW(f.read("DW_OP_piece 0x1, DW_OP_addr 0x100, DW_OP_piece 0x1", 2), EvalError);
   EXPECT_EQ(f.failure("DW_OP_addr 0x100, DW_OP_piece 0x1, DW_OP_dup"), EvalErrorKind::IllFormed);
