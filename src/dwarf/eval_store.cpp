@@ -180,7 +180,9 @@ uint32_t Evaluator::Impl::composite() {
 }
 
 // A composite's size is the sum of its parts, kept up to date by appendPart().
-BitOffset Evaluator::Impl::sizeOf(uint32_t id) const { return storages_[id].size; }
+BitOffset Evaluator::Impl::sizeOf(uint32_t id) const {
+  return storages_[id].size;
+}
 
 bool Evaluator::Impl::isIncomplete(const Entry& e) const {
   return e.kind == Entry::Loc && storages_[e.storage].kind == StorageKind::Composite &&
@@ -399,7 +401,8 @@ LocationInfo Evaluator::Impl::describe(const Location& l) const {
     d.space = s.space;
     break;
   case StorageKind::Composite:
-    for (const Part& p : s.parts) d.parts.push_back(LocationPart{p.bits, describe({p.storage, p.offset})});
+    for (const Part& p : s.parts)
+      d.parts.push_back(LocationPart{p.bits, describe({p.storage, p.offset})});
     break;
   }
   return d;
