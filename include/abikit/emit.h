@@ -45,6 +45,8 @@ struct DwarfEvalReport {
 };
 std::string dwarfEvalJson(const DwarfTargetInfo& target, const DwarfEvalReport& report);
 std::string dwarfEvalText(const DwarfTargetInfo& target, const DwarfEvalReport& report);
+/// "e9 02": bytes as lowercase two-digit hex separated by single spaces.
+std::string hexBytes(std::span<const uint8_t> bytes);
 /// "0x1f": bytes least significant first, printed as one number.
 std::string hexNumber(std::span<const uint8_t> bytes);
 

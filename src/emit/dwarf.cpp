@@ -36,17 +36,6 @@ std::string hex128(dwarf::BitOffset v) {
   return hexNumber(b);
 }
 
-std::string byteList(std::span<const uint8_t> bytes) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (i) s += ' ';
-    s += kHex[bytes[i] >> 4];
-    s += kHex[bytes[i] & 15];
-  }
-  return s;
-}
-
 bool laneBound(const DwarfTargetInfo& t, uint32_t space) {
   const DwarfAddressSpace* s = t.findSpace(space);
   return s && s->scope == DwarfSpaceScope::Lane;
@@ -70,7 +59,7 @@ template <class W> void location(W& j, const DwarfTargetInfo& t, const dwarf::Lo
     break;
   case K::Implicit:
     j.field("kind", "implicit");
-    j.field("bytes", byteList(l.bytes));
+    j.field("bytes", hexBytes(l.bytes));
     break;
   case K::ImplicitPointer:
     j.field("kind", "implicit_pointer");
@@ -117,7 +106,7 @@ void locationText(std::string& s, const DwarfTargetInfo& t, const dwarf::Locatio
     s += "register " + std::to_string(l.reg);
     break;
   case K::Implicit:
-    s += "implicit [" + byteList(l.bytes) + "]";
+    s += "implicit [" + hexBytes(l.bytes) + "]";
     break;
   case K::ImplicitPointer:
     s += "implicit_pointer die " + hex128(l.die) + " offset " + std::to_string(l.displacement) +
@@ -144,6 +133,17 @@ std::string typeName(const dwarf::BaseType& t) {
 }
 
 } // namespace
+
+std::string hexBytes(std::span<const uint8_t> bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i) s += ' ';
+    s += kHex[bytes[i] >> 4];
+    s += kHex[bytes[i] & 15];
+  }
+  return s;
+}
 
 std::string hexNumber(std::span<const uint8_t> bytes) {
   static const char kHex[] = "0123456789abcdef";
@@ -214,7 +214,7 @@ std::string dwarfEvalJson(const DwarfTargetInfo& t, const DwarfEvalReport& r) {
         j.beginObject();
         j.field("space", dwarfSpaceName(t, w.space));
         j.field("address", hex128(w.address));
-        j.field("bytes", byteList(w.bytes));
+        j.field("bytes", hexBytes(w.bytes));
         j.endObject();
       }
       j.endArray();
@@ -248,7 +248,7 @@ std::string dwarfEvalText(const DwarfTargetInfo& t, const DwarfEvalReport& r) {
            hexNumber(w.value) + "\n";
     for (const auto& w : r.written.memory)
       s += "wrote memory " + dwarfSpaceName(t, w.space) + " " + hex128(w.address) + ": " +
-           byteList(w.bytes) + "\n";
+           hexBytes(w.bytes) + "\n";
   }
   return s;
 }

@@ -57,6 +57,10 @@ struct DwarfFormatFlags {
   dwarf::ExprFormat format(const Target& target) const; // throws abikit::Error
 };
 
+/// Appends the bytes written as hex digits in `text` ("e9 02", "e902"; blanks between bytes) to
+/// `out`. Errors name `label` ("HEX argument 2", "m.json: memory[0].bytes") and the character.
+void appendHexBytes(std::string_view text, const std::string& label, std::vector<uint8_t>& out);
+
 /// An input's text followed by padding NUL bytes (see readPaddedInput()).
 struct PaddedInput {
   /// A file mapped read-only, followed by zero pages for the padding (unmapped when destroyed).

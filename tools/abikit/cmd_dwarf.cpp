@@ -11,39 +11,11 @@ namespace abikit::cli {
 
 namespace {
 
-// HEX arguments: hex digits, blanks anywhere between bytes; the arguments are concatenated.
+// HEX arguments: the arguments are concatenated.
 std::vector<uint8_t> parseHexArgs(const std::vector<std::string>& args) {
   std::vector<uint8_t> out;
-  int pending = -1;
-  for (size_t a = 0; a < args.size(); ++a) {
-    const std::string& s = args[a];
-    for (size_t i = 0; i < s.size(); ++i) {
-      char c = s[i];
-      if (c == ' ' || c == '\t' || c == '\n') {
-        if (pending >= 0)
-          throw Error(ErrorKind::Input, "HEX argument " + std::to_string(a + 1) +
-                                            ": a lone hex digit before character " +
-                                            std::to_string(i + 1));
-        continue;
-      }
-      int v = c >= '0' && c <= '9'   ? c - '0'
-              : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                     : -1;
-      if (v < 0)
-        throw Error(ErrorKind::Input, "HEX argument " + std::to_string(a + 1) + ": character " +
-                                          std::to_string(i + 1) + " is not a hex digit");
-      if (pending < 0) {
-        pending = v;
-      } else {
-        out.push_back(uint8_t(pending * 16 + v));
-        pending = -1;
-      }
-    }
-    if (pending >= 0)
-      throw Error(ErrorKind::Input,
-                  "HEX argument " + std::to_string(a + 1) + ": an odd number of hex digits");
-  }
+  for (size_t a = 0; a < args.size(); ++a)
+    appendHexBytes(args[a], "HEX argument " + std::to_string(a + 1), out);
   return out;
 }
 
@@ -166,15 +138,7 @@ void addDwarfExprCommand(CLI::App& app, Action& action) {
       dwarf::ExprFormat f = st.format.format(t);
       std::string text;
       for (const std::string& w : st.words) text += (text.empty() ? "" : " ") + w;
-      std::vector<uint8_t> bytes = dwarf::encode(dwarf::parseText(text), f);
-      static const char kHex[] = "0123456789abcdef";
-      std::string out;
-      for (size_t i = 0; i < bytes.size(); ++i) {
-        if (i) out += ' ';
-        out += kHex[bytes[i] >> 4];
-        out += kHex[bytes[i] & 15];
-      }
-      return Output{out + "\n"};
+      return Output{hexBytes(dwarf::encode(dwarf::parseText(text), f)) + "\n"};
     };
   });
 

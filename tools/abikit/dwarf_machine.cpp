@@ -3,6 +3,7 @@
 
 #include "abikit/cparse.h"
 #include "abikit/diag.h"
+#include "cli.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -65,27 +66,8 @@ struct Reader {
   }
   // "01 02 03": bytes in order.
   std::vector<uint8_t> bytes(const json& v, const std::string& where) const {
-    std::string s = str(v, where);
     std::vector<uint8_t> out;
-    int pending = -1;
-    for (char c : s) {
-      if (c == ' ') {
-        if (pending >= 0) fail(where, "a lone hex digit");
-        continue;
-      }
-      int d = c >= '0' && c <= '9'   ? c - '0'
-              : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                     : -1;
-      if (d < 0) fail(where, "\"" + s.substr(0, 40) + "\" is not hex bytes");
-      if (pending < 0) {
-        pending = d;
-      } else {
-        out.push_back(uint8_t(pending * 16 + d));
-        pending = -1;
-      }
-    }
-    if (pending >= 0) fail(where, "an odd number of hex digits");
+    appendHexBytes(str(v, where), file + ": " + where, out);
     return out;
   }
 };

@@ -71,6 +71,33 @@ dwarf::ExprFormat DwarfFormatFlags::format(const Target& target) const {
   return f;
 }
 
+void appendHexBytes(std::string_view s, const std::string& label, std::vector<uint8_t>& out) {
+  int pending = -1;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (pending >= 0)
+        throw Error(ErrorKind::Input,
+                    label + ": a lone hex digit before character " + std::to_string(i + 1));
+      continue;
+    }
+    int v = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
+    if (v < 0)
+      throw Error(ErrorKind::Input,
+                  label + ": character " + std::to_string(i + 1) + " is not a hex digit");
+    if (pending < 0) {
+      pending = v;
+    } else {
+      out.push_back(uint8_t(pending * 16 + v));
+      pending = -1;
+    }
+  }
+  if (pending >= 0) throw Error(ErrorKind::Input, label + ": an odd number of hex digits");
+}
+
 void InputFlags::add(CLI::App& app) {
   app.add_option("file", file, "C declarations (.h, .cl, .cu); - reads standard input")->required();
   // One value per flag, as in a C compiler (`-I DIR FILE`: FILE is not a second directory).
