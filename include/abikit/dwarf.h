@@ -65,6 +65,13 @@ struct ExprFormat {
   Endian endian = Endian::Little;
 };
 
+/// Throws Error unless the format's sizes are ones DWARF has (address size 4 or 8, offset size 4
+/// or 8).
+void checkFormat(const ExprFormat& format);
+/// The bytes of a fixed-size operand in `format` (BlockU1: its one-byte length); 0 for LEB128s
+/// and blocks with a LEB128 length.
+unsigned fixedOperandSize(OperandKind kind, const ExprFormat& format);
+
 /// The table row of one operation.
 struct OpInfo {
   Op op;

@@ -207,12 +207,7 @@ private:
 
 void decode(std::span<const uint8_t> bytes, const ExprFormat& format, Expression& out) {
   out.clear();
-  if (format.address_size != 4 && format.address_size != 8)
-    throw Error(ErrorKind::Input, "DWARF address size " + std::to_string(format.address_size) +
-                                      " is not supported (4 or 8)");
-  if (format.offset_size != 4 && format.offset_size != 8)
-    throw Error(ErrorKind::Input, "DWARF offset size " + std::to_string(format.offset_size) +
-                                      " is not 4 (DWARF32) or 8 (DWARF64)");
+  checkFormat(format);
   if (bytes.size() > std::numeric_limits<uint32_t>::max())
     throw Error(ErrorKind::Input, "a DWARF expression of 4 GiB or more is not supported");
   Decoder(bytes, format, out).run();

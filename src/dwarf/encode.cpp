@@ -18,30 +18,6 @@ using detail::writeUleb;
                   std::move(detail));
 }
 
-unsigned fixedSize(OperandKind k, const ExprFormat& f) {
-  switch (k) {
-  case OperandKind::U1:
-  case OperandKind::S1:
-  case OperandKind::BlockU1:
-    return 1;
-  case OperandKind::U2:
-  case OperandKind::S2:
-    return 2;
-  case OperandKind::U4:
-  case OperandKind::S4:
-    return 4;
-  case OperandKind::U8:
-  case OperandKind::S8:
-    return 8;
-  case OperandKind::Addr:
-    return f.address_size;
-  case OperandKind::Ref:
-    return f.offset_size;
-  default:
-    return 0;
-  }
-}
-
 // Writes the code and the operands of ops[i], not what is nested in it (an entry_value's length
 // and nested expression are the caller's).
 void emitOwn(const Expression& e, size_t i, const ExprFormat& f, std::vector<uint8_t>& out) {
@@ -73,7 +49,7 @@ void emitOwn(const Expression& e, size_t i, const ExprFormat& f, std::vector<uin
     case OperandKind::U8:
     case OperandKind::Addr:
     case OperandKind::Ref: {
-      unsigned n = fixedSize(kind, f);
+      unsigned n = fixedOperandSize(kind, f);
       if (n < 8 && op.u[k] >> (8 * n))
         unencodable(i, std::string(info.name) + ": operand " + std::to_string(op.u[k]) +
                            " does not fit in " + std::to_string(n) + " bytes");
@@ -84,7 +60,7 @@ void emitOwn(const Expression& e, size_t i, const ExprFormat& f, std::vector<uin
     case OperandKind::S2:
     case OperandKind::S4:
     case OperandKind::S8: {
-      unsigned n = fixedSize(kind, f);
+      unsigned n = fixedOperandSize(kind, f);
       unsigned shift = 64 - 8 * n;
       if (n < 8 && (int64_t(uint64_t(op.s) << shift) >> shift) != op.s)
         unencodable(i, std::string(info.name) + ": operand " + std::to_string(op.s) +
@@ -162,12 +138,7 @@ void encodeAll(const Expression& e, const ExprFormat& f, std::vector<uint8_t>& o
 
 void encode(const Expression& expr, const ExprFormat& format, std::vector<uint8_t>& out) {
   out.clear();
-  if (format.address_size != 4 && format.address_size != 8)
-    throw Error(ErrorKind::Input, "DWARF address size " + std::to_string(format.address_size) +
-                                      " is not supported (4 or 8)");
-  if (format.offset_size != 4 && format.offset_size != 8)
-    throw Error(ErrorKind::Input, "DWARF offset size " + std::to_string(format.offset_size) +
-                                      " is not 4 (DWARF32) or 8 (DWARF64)");
+  checkFormat(format);
   encodeAll(expr, format, out);
 }
 

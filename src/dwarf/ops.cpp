@@ -126,4 +126,37 @@ ExprError::ExprError(ExprErrorKind kind, Where where, uint64_t position, std::st
                         exprErrorMessage(kind, where, position, detail))),
       expr_kind_(kind), where_(where), position_(position) {}
 
+void checkFormat(const ExprFormat& format) {
+  if (format.address_size != 4 && format.address_size != 8)
+    throw Error(ErrorKind::Input, "DWARF address size " + std::to_string(format.address_size) +
+                                      " is not supported (4 or 8)");
+  if (format.offset_size != 4 && format.offset_size != 8)
+    throw Error(ErrorKind::Input, "DWARF offset size " + std::to_string(format.offset_size) +
+                                      " is not 4 (DWARF32) or 8 (DWARF64)");
+}
+
+unsigned fixedOperandSize(OperandKind k, const ExprFormat& f) {
+  switch (k) {
+  case OperandKind::U1:
+  case OperandKind::S1:
+  case OperandKind::BlockU1:
+    return 1;
+  case OperandKind::U2:
+  case OperandKind::S2:
+    return 2;
+  case OperandKind::U4:
+  case OperandKind::S4:
+    return 4;
+  case OperandKind::U8:
+  case OperandKind::S8:
+    return 8;
+  case OperandKind::Addr:
+    return f.address_size;
+  case OperandKind::Ref:
+    return f.offset_size;
+  default:
+    return 0;
+  }
+}
+
 } // namespace abikit::dwarf

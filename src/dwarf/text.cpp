@@ -186,20 +186,11 @@ private:
     e.ops.push_back(op);
   }
 
+  // The range a fixed-size operand's text must fit (addresses and references: 8 bytes here; the
+  // encoder checks them against the format).
   static unsigned width(OperandKind k) {
-    switch (k) {
-    case OperandKind::U1:
-    case OperandKind::S1:
-      return 1;
-    case OperandKind::U2:
-    case OperandKind::S2:
-      return 2;
-    case OperandKind::U4:
-    case OperandKind::S4:
-      return 4;
-    default:
-      return 8; // LEB128s, U8/S8; addresses and references are checked by the encoder
-    }
+    unsigned n = fixedOperandSize(k, ExprFormat{ExtEncoding::User, 8, 8, Endian::Little});
+    return n ? n : 8;
   }
 
   uint64_t unsignedValue(const OpInfo& info, OperandKind kind) {
