@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Writes generated seed inputs for one fuzzer into a directory: deep nesting and large counts,
 # each input at most 64 KB, made at run time instead of checked in (scripts/fuzz.sh calls this).
-# Usage: scripts/fuzz-seeds.sh NAME DIR   (NAME: cparse, callconv_dpu_ipu, cli, target; others
-# get no generated seeds)
+# Usage: scripts/fuzz-seeds.sh NAME DIR   (NAME: cparse, callconv_dpu_ipu, cli, target,
+# dwarf_cfi; others get no generated seeds)
 set -euo pipefail
 name=$1
 dir=$2
@@ -130,4 +130,26 @@ elif name == "cli":
                                       [f"-DM{i}=M{i + 1}" for i in range(60)]) + "\x01M0 x;\n"
     for k, v in seeds.items():
         put(k, v)
+elif name == "dwarf_cfi":
+    # .debug_frame sections (first byte 0x00: little-endian, address size 8) at the limits:
+    # remember_state nested past the bound, many columns then many rows, many FDEs of one CIE.
+    import struct
+    def entry(body):
+        return struct.pack("<I", len(body)) + body
+    def uleb(v):
+        out = b""
+        while True:
+            b, v = v & 0x7f, v >> 7
+            out += bytes([b | (0x80 if v else 0)])
+            if not v:
+                return out
+    def cie(insns=b""):
+        return entry(b"\xff\xff\xff\xff\x04\x00\x08\x00\x01\x78\x01\x0c\x02\x00" + insns)
+    def fde(insns, start=0x1000):
+        return entry(struct.pack("<IQQ", 0, start, 0x100000) + insns)
+    put("remember_deep", b"\x00" + cie() + fde(b"\x0a" * 1100 + b"\x0b" * 1100))
+    rules = b"".join(b"\x05" + uleb(64 + i) + b"\x01" for i in range(500))
+    put("columns_rows", b"\x00" + cie() + fde(rules + b"\x41" * 1500))
+    put("many_fdes", b"\x00" + cie(b"".join(b"\x05" + uleb(64 + i) + b"\x01" for i in range(300)))
+        + b"".join(fde(b"\x41\x0e\x10", 0x1000 * i) for i in range(80)))
 EOF

@@ -45,7 +45,7 @@ max_len() {
   case "$1" in
   cparse | elf*) echo 65536 ;;
   cli | callconv*) echo 16384 ;;
-  dwarf_expr | dwarf_eval) echo 4096 ;;
+  dwarf_expr | dwarf_eval | dwarf_cfi) echo 4096 ;;
   *) echo 8192 ;;
   esac
 }
