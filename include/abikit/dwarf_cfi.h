@@ -194,7 +194,7 @@ struct CfiSection {
   std::span<const uint8_t> bytes;
   std::vector<CfiCie> cies;
   std::vector<CfiFde> fdes;
-  std::vector<CfiInstruction> instructions; // every entry's, entry by entry
+  std::vector<CfiInstruction> instructions; // grouped by entry (CIEs first): see instructionsOf
   std::vector<CfiEntry> entries;            // in section order; a zero terminator ends them
 
   std::span<const CfiInstruction> instructionsOf(const CfiCie& c) const {

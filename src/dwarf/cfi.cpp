@@ -5,6 +5,7 @@
 // names the byte offset in the section of the field or instruction that fails.
 #include "abikit/dwarf_cfi.h"
 #include "bytes.h"
+#include "cfi_internal.h"
 
 #include <algorithm>
 #include <array>
@@ -71,20 +72,12 @@ const CfaTable& cfaTable() {
   return kTable;
 }
 
-std::string hex(uint64_t v) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string s;
-  do {
-    s.insert(s.begin(), kDigits[v & 15]);
-    v >>= 4;
-  } while (v);
-  return "0x" + s;
-}
+using detail::hexString;
 
 std::string cfiErrorMessage(CfiErrorKind kind, CfiSectionKind section, uint64_t offset,
                             const std::string& detail) {
   return std::string(cfiErrorKindName(kind)) + " at byte " + std::to_string(offset) + " (" +
-         hex(offset) + ") of " + std::string(cfiSectionName(section)) + ": " + detail;
+         hexString(offset) + ") of " + std::string(cfiSectionName(section)) + ": " + detail;
 }
 
 // Whether `aug` is the bracket grammar of vendor augmentations (reference dwarf.md §4.1, §7.30),
@@ -139,7 +132,7 @@ public:
         if (r.fixed(8, length) != ReadStatus::Ok)
           fail(CfiErrorKind::IllFormed, off, "the 64-bit length of an entry runs past the end");
       } else if (len32 >= 0xfffffff0) {
-        fail(CfiErrorKind::IllFormed, off, "reserved length " + hex(len32));
+        fail(CfiErrorKind::IllFormed, off, "reserved length " + hexString(len32));
       }
       if (length == 0) { // the zero terminator (LSB); nothing after it is read
         out_.entries.push_back({CfiEntryKind::Terminator, 0, off});
@@ -209,22 +202,22 @@ private:
       break;
     default:
       fail(CfiErrorKind::IllFormed, at,
-           std::string(what) + ": pointer encoding " + hex(enc) + " has no value format " +
-               hex(enc & 0x0f));
+           std::string(what) + ": pointer encoding " + hexString(enc) + " has no value format " +
+               hexString(enc & 0x0f));
     }
     uint8_t app = enc & 0x70;
     if (app == eh_pe::funcrel || app == eh_pe::aligned)
       fail(CfiErrorKind::Unsupported, at,
-           std::string(what) + ": pointer encoding " + hex(enc) +
+           std::string(what) + ": pointer encoding " + hexString(enc) +
                (app == eh_pe::funcrel ? " (DW_EH_PE_funcrel)" : " (DW_EH_PE_aligned)") +
                " is not supported");
     if (app > eh_pe::aligned)
       fail(CfiErrorKind::IllFormed, at,
-           std::string(what) + ": pointer encoding " + hex(enc) + " has no application " +
-               hex(app));
+           std::string(what) + ": pointer encoding " + hexString(enc) + " has no application " +
+               hexString(app));
     if ((enc & eh_pe::indirect) && !allow_indirect)
       fail(CfiErrorKind::Unsupported, at,
-           std::string(what) + ": pointer encoding " + hex(enc) +
+           std::string(what) + ": pointer encoding " + hexString(enc) +
                " is DW_EH_PE_indirect: the address would have to be read from memory");
   }
 
@@ -426,14 +419,15 @@ private:
     if (eh) {
       if (p.id > p.id_offset)
         fail(CfiErrorKind::IllFormed, p.id_offset,
-             "CIE pointer " + hex(p.id) + " points before the start of the section");
+             "CIE pointer " + hexString(p.id) + " points before the start of the section");
       cie_offset = p.id_offset - p.id;
     }
     auto it = std::lower_bound(out_.cies.begin(), out_.cies.end(), cie_offset,
                                [](const CfiCie& c, uint64_t o) { return c.offset < o; });
     if (it == out_.cies.end() || it->offset != cie_offset)
       fail(CfiErrorKind::IllFormed, p.id_offset,
-           "CIE pointer " + hex(p.id) + " names no CIE (offset " + hex(cie_offset) + ")");
+           "CIE pointer " + hexString(p.id) + " names no CIE (offset " + hexString(cie_offset) +
+               ")");
     d.cie = uint32_t(it - out_.cies.begin());
     const CfiCie& c = *it;
     ByteReader r = readerAt(p.body, p.end);
@@ -485,7 +479,7 @@ private:
       int16_t k = table.index[primary ? primary : size_t(code)];
       if (k < 0)
         fail(CfiErrorKind::IllFormed, in.offset,
-             "unknown call frame instruction " + hex(code) + " in a " + entry);
+             "unknown call frame instruction " + hexString(code) + " in a " + entry);
       const CfaInfo& info = kCfa[size_t(k)];
       in.op = info.op;
       for (int i = 0; i < 3; ++i) {

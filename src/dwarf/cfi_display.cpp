@@ -6,8 +6,7 @@
 // DW_CFA_GNU_args_size only on x86, does not know DW_CFA_GNU_negative_offset_extended, ...),
 // this prints what abikit read; docs/dwarf.md, "Call frame information", lists each difference.
 #include "abikit/dwarf_cfi.h"
-
-#include <charconv>
+#include "cfi_internal.h"
 
 namespace abikit::dwarf {
 
@@ -15,24 +14,13 @@ namespace {
 
 constexpr char kUpperDigits[] = "0123456789ABCDEF";
 
-// %0*llx
-void hexPadded(std::string& out, uint64_t v, int width) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
-  for (ptrdiff_t n = r.ptr - buf; n < width; ++n) out += '0';
-  out.append(buf, r.ptr);
-}
+using detail::appendHex;
 
 void decimal(std::string& out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
+  detail::appendDecimal(out, v);
 }
-
 void udecimal(std::string& out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
+  detail::appendDecimal(out, v);
 }
 
 // "%+d"
@@ -65,7 +53,7 @@ void rowText(std::string& out, const CfiSection& s, const CfiRow& row, const Cfi
              const DisplayOptions& d, bool dwarf64) {
   if (row.has_address) {
     out += "0x";
-    hexPadded(out, row.address, 0);
+    appendHex(out, row.address, 0);
     out += ": ";
   }
   out += "CFA=";
@@ -160,11 +148,11 @@ void body(std::string& out, const CfiSection& s, const Entry& e, const CfiCie& c
 void cie(std::string& out, const CfiSection& s, const CfiCie& c, const DisplayOptions& d,
          std::vector<CfiError>* row_errors) {
   bool eh = s.format.section == CfiSectionKind::EhFrame;
-  hexPadded(out, c.offset, 8);
+  appendHex(out, c.offset, 8);
   out += ' ';
-  hexPadded(out, c.length, c.dwarf64 ? 16 : 8);
+  appendHex(out, c.length, c.dwarf64 ? 16 : 8);
   out += ' ';
-  hexPadded(out, eh ? 0 : c.dwarf64 ? ~uint64_t(0) : 0xffffffff, c.dwarf64 && !eh ? 16 : 8);
+  appendHex(out, eh ? 0 : c.dwarf64 ? ~uint64_t(0) : 0xffffffff, c.dwarf64 && !eh ? 16 : 8);
   out += " CIE\n  Format:                ";
   formatLine(out, c.dwarf64);
   if (eh && c.version != 1) out += "WARNING: unsupported CIE version\n";
@@ -193,7 +181,7 @@ void cie(std::string& out, const CfiSection& s, const CfiCie& c, const DisplayOp
   out += '\n';
   if (c.personality) {
     out += "  Personality Address: ";
-    hexPadded(out, *c.personality, 16);
+    appendHex(out, *c.personality, 16);
     out += '\n';
   }
   if (!c.augmentation_data.empty()) {
@@ -213,13 +201,13 @@ void fde(std::string& out, const CfiSection& s, const CfiFde& f, const DisplayOp
          std::vector<CfiError>* row_errors) {
   bool eh = s.format.section == CfiSectionKind::EhFrame;
   const CfiCie& c = s.cieOf(f);
-  hexPadded(out, f.offset, 8);
+  appendHex(out, f.offset, 8);
   out += ' ';
-  hexPadded(out, f.length, f.dwarf64 ? 16 : 8);
+  appendHex(out, f.length, f.dwarf64 ? 16 : 8);
   out += ' ';
-  hexPadded(out, f.cie_pointer, f.dwarf64 && !eh ? 16 : 8);
+  appendHex(out, f.cie_pointer, f.dwarf64 && !eh ? 16 : 8);
   out += " FDE cie=";
-  hexPadded(out, c.offset, 8);
+  appendHex(out, c.offset, 8);
   if (f.opaque && eh) {
     out += " pc=?\n  Format:       ";
     formatLine(out, f.dwarf64);
@@ -227,9 +215,9 @@ void fde(std::string& out, const CfiSection& s, const CfiFde& f, const DisplayOp
     return;
   }
   out += " pc=";
-  hexPadded(out, f.initial_location, 8);
+  appendHex(out, f.initial_location, 8);
   out += "...";
-  hexPadded(out, f.initial_location + f.address_range, 8);
+  appendHex(out, f.initial_location + f.address_range, 8);
   out += "\n  Format:       ";
   formatLine(out, f.dwarf64);
   if (f.opaque) {
@@ -238,7 +226,7 @@ void fde(std::string& out, const CfiSection& s, const CfiFde& f, const DisplayOp
   }
   if (f.lsda) {
     out += "  LSDA Address: ";
-    hexPadded(out, *f.lsda, 16);
+    appendHex(out, *f.lsda, 16);
     out += '\n';
   }
   body(out, s, f, c, d, f.initial_location, row_errors);
@@ -271,7 +259,7 @@ std::string displayCfiInstruction(const CfiSection& s, const CfiInstruction& in,
       break;
     case CfaOperand::Address:
       out += ' ';
-      hexPadded(out, v, 0);
+      appendHex(out, v, 0);
       address = v;
       break;
     case CfaOperand::Offset:
@@ -289,7 +277,7 @@ std::string displayCfiInstruction(const CfiSection& s, const CfiInstruction& in,
       if (address) {
         *address += v * cie.code_alignment_factor;
         out += " to 0x";
-        hexPadded(out, *address, 0);
+        appendHex(out, *address, 0);
       }
       break;
     case CfaOperand::FactoredU:
@@ -330,7 +318,7 @@ std::string displayCfi(const CfiSection& s, const DisplayOptions& d,
   for (const CfiEntry& e : s.entries) {
     switch (e.kind) {
     case CfiEntryKind::Terminator:
-      hexPadded(out, e.offset, 8);
+      appendHex(out, e.offset, 8);
       out += " ZERO terminator\n";
       break;
     case CfiEntryKind::Cie:

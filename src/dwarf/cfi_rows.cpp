@@ -5,6 +5,7 @@
 // undoes the changes made since, so both cost time proportional to what changed. The table keeps
 // the rows as the changes between them (CfiTable), so memory stays linear in the instructions.
 #include "abikit/dwarf_cfi.h"
+#include "cfi_internal.h"
 
 #include <algorithm>
 
@@ -12,15 +13,7 @@ namespace abikit::dwarf {
 
 namespace {
 
-std::string hex(uint64_t v) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string s;
-  do {
-    s.insert(s.begin(), kDigits[v & 15]);
-    v >>= 4;
-  } while (v);
-  return "0x" + s;
-}
+using detail::hexString;
 
 // n × factor in 64-bit two's complement (a factored offset that overflows wraps, as LLVM's).
 int64_t factored(uint64_t n, int64_t factor) {
@@ -135,7 +128,8 @@ private:
       fail(CfiErrorKind::IllFormed, in, "the advance does not fit in 64 bits");
     if (address_ + delta < address_)
       fail(CfiErrorKind::IllFormed, in,
-           "the row address " + hex(address_) + " + " + hex(delta) + " wraps past 2^64");
+           "the row address " + hexString(address_) + " + " + hexString(delta) +
+               " wraps past 2^64");
     newRow(address_ + delta);
   }
 
@@ -172,7 +166,8 @@ private:
     case Cfa::set_loc:
       if (out_.has_address_ && in.operand[0] <= address_)
         fail(CfiErrorKind::IllFormed, in,
-             "address " + hex(in.operand[0]) + " is not past the current row's " + hex(address_));
+             "address " + hexString(in.operand[0]) + " is not past the current row's " +
+                 hexString(address_));
       newRow(in.operand[0]);
       return;
     case Cfa::advance_loc:
