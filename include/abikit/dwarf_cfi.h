@@ -340,6 +340,13 @@ CfiTable buildTable(const CfiSection& s, const CfiFde& fde,
 /// The CIE's initial instructions alone (rows without addresses).
 CfiTable buildTable(const CfiSection& s, const CfiCie& cie,
                     const DwarfTargetInfo* target = nullptr);
+/// The CFA rule of a row as an expression the evaluator takes (EvalOptions::cfa; reference
+/// dwarf.md §4.3): "DW_OP_bregx R, B" in the default address space, "DW_OP_constu AS,
+/// DW_OP_LLVM_aspace_bregx R, B" for an address space set by DW_CFA_LLVM_def_aspace_cfa(_sf), or
+/// the rule's own expression (to be evaluated for a location, with an empty stack). nullopt when
+/// the CFA is unspecified. `cie` and `dwarf64` are the row's FDE's (cieOf(fde), fde.dwarf64).
+std::optional<Expression> cfaExpression(const CfiSection& s, const CfiRow& row, const CfiCie& cie,
+                                        bool dwarf64);
 /// The row that applies at `pc`: the FDE that holds it, its table, the row. nullopt when no FDE
 /// covers pc.
 std::optional<CfiRow> rowForPc(const CfiSection& s, uint64_t pc,

@@ -20,14 +20,10 @@ int64_t factored(uint64_t n, int64_t factor) {
   return int64_t(n * uint64_t(factor));
 }
 
+// The default space (0), or one the target has (AMDGPU private_lane<N> only for N below the
+// wavefront size).
 bool spaceKnown(const DwarfTargetInfo& t, uint64_t id) {
-  if (id == 0) return true; // the default space
-  for (const DwarfAddressSpace& s : t.spaces) {
-    if (id < s.first || id - s.first >= s.count) continue;
-    // A run of fixed-lane spaces (AMDGPU private_lane<N>): only the lanes a wave has.
-    return s.scope != DwarfSpaceScope::FixedLane || id - s.first < t.lanes;
-  }
-  return false;
+  return id == 0 || t.findSpace(id) != nullptr;
 }
 
 } // namespace
@@ -398,6 +394,35 @@ CfiTable buildTable(const CfiSection& s, const CfiCie& cie, const DwarfTargetInf
   b.run(s.instructionsOf(cie), true);
   b.finish();
   return t;
+}
+
+std::optional<Expression> cfaExpression(const CfiSection& s, const CfiRow& row, const CfiCie& cie,
+                                        bool dwarf64) {
+  ExprFormat f = cfiExprFormat(s, cie, dwarf64);
+  switch (row.cfa.kind) {
+  case CfaRuleKind::Unspecified:
+    return std::nullopt;
+  case CfaRuleKind::Expression:
+    return decode(expressionOf(s, row.cfa), f);
+  case CfaRuleKind::RegisterOffset:
+    break;
+  }
+  // Built as operations, then encoded and decoded so that the operations carry the byte offsets
+  // and sizes decode() gives (in the user encoding: the bytes are not the section's anyway).
+  Expression e;
+  Operation breg;
+  breg.op = row.cfa.has_address_space ? Op::LLVM_aspace_bregx : Op::bregx;
+  breg.u[0] = row.cfa.reg;
+  breg.s = row.cfa.offset;
+  if (row.cfa.has_address_space) {
+    Operation space;
+    space.op = Op::constu;
+    space.u[0] = row.cfa.address_space;
+    e.ops.push_back(space);
+  }
+  e.ops.push_back(breg);
+  f.encoding = ExtEncoding::User;
+  return decode(encode(e, f), f);
 }
 
 std::optional<CfiRow> rowForPc(const CfiSection& s, uint64_t pc, const DwarfTargetInfo* target) {

@@ -301,6 +301,33 @@ std::vector<uint8_t> riscvEh(std::initializer_list<uint8_t> cie_insns,
   return b.bytes;
 }
 
+TEST(DwarfCfi, CfaAsAnExpression) {
+  // §4.3: {R, B, AS} ≡ DW_OP_constu AS; DW_OP_LLVM_aspace_bregx R, B; an expression rule is its
+  // own expression.
+  std::vector<uint8_t> bytes = amdgpuPatterns();
+  CfiSection s = parseCfi(bytes, debugFrame());
+  CfiTable t = buildTable(s, s.fdes[0]);
+  const CfiCie& c = s.cieOf(s.fdes[0]);
+  EXPECT_EQ(toText(*cfaExpression(s, t.row(0), c, false)),
+            "DW_OP_regx 0x40, DW_OP_deref_size 0x4, DW_OP_lit6, DW_OP_shl, DW_OP_lit6, "
+            "DW_OP_LLVM_form_aspace_address");
+  std::optional<Expression> e = cfaExpression(s, t.row(2), c, false);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(toText(*e), "DW_OP_constu 0x6, DW_OP_LLVM_aspace_bregx 0x40 32");
+  EXPECT_EQ(e->ops[1].offset, 2u); // as decode() gives them
+  std::vector<uint8_t> rv = riscvEh({0x0c, 0x02, 0x10}, {});
+  CfiSection sr = parseCfi(rv, ehFrame());
+  EXPECT_EQ(toText(*cfaExpression(sr, buildTable(sr, sr.fdes[0]).row(0), sr.cies[0], false)),
+            "DW_OP_bregx 0x2 16");
+  CfiBuilder none;
+  amdgpuCie(none);
+  none.begin();
+  none.u32(0).u64(0).u64(4);
+  none.end();
+  CfiSection sn = parseCfi(none.bytes, debugFrame());
+  EXPECT_FALSE(cfaExpression(sn, buildTable(sn, sn.fdes[0]).row(0), sn.cies[0], false));
+}
+
 TEST(DwarfCfi, RememberRestoreState) {
   std::vector<uint8_t> bytes =
       riscvEh({0x0c, 0x02, 0x00}, // def_cfa X2 0
