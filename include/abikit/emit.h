@@ -45,6 +45,24 @@ struct DwarfEvalReport {
 };
 std::string dwarfEvalJson(const DwarfTargetInfo& target, const DwarfEvalReport& report);
 std::string dwarfEvalText(const DwarfTargetInfo& target, const DwarfEvalReport& report);
+/// `abikit dwarf-cfi eval`: the CFA and, for each column the instructions named, its rule, where
+/// the caller's value is and the value (or why not).
+struct DwarfCfiReport {
+  dwarf::LocationInfo cfa;
+  struct Column {
+    uint64_t reg = 0;
+    std::string rule; // "offset(8)", "same_value", "expression(DW_OP_...)"
+    dwarf::LocationInfo location;
+    std::string location_error;
+    bool has_value = false;
+    std::vector<uint8_t> value;
+    std::string value_error;
+  };
+  std::vector<Column> columns;
+};
+std::string dwarfCfiJson(const DwarfTargetInfo& target, const DwarfCfiReport& report);
+std::string dwarfCfiText(const DwarfTargetInfo& target, const DwarfCfiReport& report);
+
 /// "e9 02": bytes as lowercase two-digit hex separated by single spaces.
 std::string hexBytes(std::span<const uint8_t> bytes);
 /// "0x1f": bytes least significant first, printed as one number.

@@ -253,4 +253,52 @@ std::string dwarfEvalText(const DwarfTargetInfo& t, const DwarfEvalReport& r) {
   return s;
 }
 
+std::string dwarfCfiJson(const DwarfTargetInfo& t, const DwarfCfiReport& r) {
+  detail::TextBuffer out;
+  detail::JsonWriter<detail::kJsonCompact> j(out);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  j.key("cfa");
+  location(j, t, r.cfa);
+  j.key("registers");
+  j.beginArray();
+  for (const DwarfCfiReport::Column& c : r.columns) {
+    j.beginObject();
+    j.field("reg", c.reg);
+    j.field("rule", c.rule);
+    if (!c.location_error.empty()) {
+      j.field("location_error", c.location_error);
+    } else {
+      j.key("location");
+      location(j, t, c.location);
+      if (c.has_value)
+        j.field("value", hexNumber(c.value));
+      else
+        j.field("value_error", c.value_error);
+    }
+    j.endObject();
+  }
+  j.endArray();
+  j.endObject();
+  out.put('\n');
+  return out.take();
+}
+
+std::string dwarfCfiText(const DwarfTargetInfo& t, const DwarfCfiReport& r) {
+  std::string s = "CFA: ";
+  locationText(s, t, r.cfa);
+  s += "\n";
+  for (const DwarfCfiReport::Column& c : r.columns) {
+    s += "reg " + std::to_string(c.reg) + ": " + c.rule + ": ";
+    if (!c.location_error.empty()) {
+      s += "error: " + c.location_error + "\n";
+      continue;
+    }
+    locationText(s, t, c.location);
+    s += c.has_value ? " = " + hexNumber(c.value) : " (value: " + c.value_error + ")";
+    s += "\n";
+  }
+  return s;
+}
+
 } // namespace abikit

@@ -183,3 +183,32 @@ TEST(DwarfExprCli, Eval) {
 }
 
 } // namespace
+
+namespace {
+
+// dwarf-cfi eval: the target's default CIE, then the instructions; the CFA and each column.
+TEST(DwarfCfiCli, Eval) {
+  TempDir dir;
+  std::string rv = dir.write("r.json", R"({"registers":[{"reg":"x2","value":"0x1000"}],
+    "memory":[{"address":"0x1008","bytes":"ef be ad de 00 00 00 00"}]})");
+  // DW_CFA_def_cfa x2 16; DW_CFA_offset x1 1 (data alignment -8: CFA-8).
+  expectOut(
+      runCli({"dwarf-cfi", "eval", "--target", "riscv64-unknown-elf", "--machine", rv, "--json",
+              "0c 02 10", "81 01"}),
+      R"J({"schema":"abikit/1","cfa":{"kind":"memory","space":"global","bit_offset":"0x8080"},"registers":[{"reg":1,"rule":"offset(-8)","location":{"kind":"memory","space":"global","bit_offset":"0x8040"},"value":"0xdeadbeef"}]})J"
+      "\n");
+  // AMDGPU: the CFA in scratch (reference dwarf.md §4.5), an SGPR saved at the CFA, PC undefined.
+  std::string amd = dir.write("a.json", R"({"registers":[{"reg":"SGPR32","value":"0x40"}],
+    "memory":[{"space":"private_wave","address":"0x1000","bytes":"0d f0 ad 0b"}]})");
+  expectOut(runCli({"dwarf-cfi", "eval", "--target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a",
+                    "--machine", amd, "0f 0a 90 c0 00 94 04 36 24 36 e9 02", "05 41 00", "07 10"}),
+            "CFA: memory private_wave bit_offset 0x8000\n"
+            "reg 16: undefined: undefined (value: evaluation error: the location is undefined)\n"
+            "reg 65: offset(0): memory private_wave bit_offset 0x8000 = 0xbadf00d\n");
+  CliResult r =
+      runCli({"dwarf-cfi", "eval", "--target", "riscv64-unknown-elf", "--machine", rv, "0d 02"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+}
+
+} // namespace

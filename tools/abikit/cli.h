@@ -61,6 +61,9 @@ struct DwarfFormatFlags {
 /// `out`. Errors name `label` ("HEX argument 2", "m.json: memory[0].bytes") and the character.
 void appendHexBytes(std::string_view text, const std::string& label, std::vector<uint8_t>& out);
 
+/// HEX arguments ("e9 02", "e902"), concatenated; errors name "HEX argument N".
+std::vector<uint8_t> parseHexArgs(const std::vector<std::string>& args);
+
 /// An input's text followed by padding NUL bytes (see readPaddedInput()).
 struct PaddedInput {
   /// A file mapped read-only, followed by zero pages for the padding (unmapped when destroyed).
@@ -120,5 +123,6 @@ void addLayoutCommand(CLI::App& app, Action& action);
 void addElfCommand(CLI::App& app, Action& action);
 void addLinkCheckCommand(CLI::App& app, Action& action);
 void addDwarfExprCommand(CLI::App& app, Action& action);
+void addDwarfCfiCommand(CLI::App& app, Action& action);
 
 } // namespace abikit::cli

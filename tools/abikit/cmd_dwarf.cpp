@@ -11,14 +11,6 @@ namespace abikit::cli {
 
 namespace {
 
-// HEX arguments: the arguments are concatenated.
-std::vector<uint8_t> parseHexArgs(const std::vector<std::string>& args) {
-  std::vector<uint8_t> out;
-  for (size_t a = 0; a < args.size(); ++a)
-    appendHexBytes(args[a], "HEX argument " + std::to_string(a + 1), out);
-  return out;
-}
-
 struct State {
   TargetFlags target;
   DwarfFormatFlags format;

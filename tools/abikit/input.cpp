@@ -98,6 +98,13 @@ void appendHexBytes(std::string_view s, const std::string& label, std::vector<ui
   if (pending >= 0) throw Error(ErrorKind::Input, label + ": an odd number of hex digits");
 }
 
+std::vector<uint8_t> parseHexArgs(const std::vector<std::string>& args) {
+  std::vector<uint8_t> out;
+  for (size_t a = 0; a < args.size(); ++a)
+    appendHexBytes(args[a], "HEX argument " + std::to_string(a + 1), out);
+  return out;
+}
+
 void InputFlags::add(CLI::App& app) {
   app.add_option("file", file, "C declarations (.h, .cl, .cu); - reads standard input")->required();
   // One value per flag, as in a C compiler (`-I DIR FILE`: FILE is not a second directory).

@@ -125,7 +125,8 @@ int abikit::cli::run(int argc, char** argv) {
                                       {"layout", addLayoutCommand},
                                       {"elf", addElfCommand},
                                       {"link-check", addLinkCheckCommand},
-                                      {"dwarf-expr", addDwarfExprCommand}};
+                                      {"dwarf-expr", addDwarfExprCommand},
+                                      {"dwarf-cfi", addDwarfCfiCommand}};
   std::vector<std::string> args = normaliseArgs(argc, argv);
   std::vector<std::string> names;
   for (const Command& c : kCommands) names.emplace_back(c.name);
