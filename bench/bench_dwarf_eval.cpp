@@ -16,6 +16,11 @@ namespace {
 std::atomic<uint64_t> g_allocations{0};
 }
 
+// The replaced operators pair malloc with free; GCC's -Wmismatched-new-delete sees operator new
+// and free() in one inlined function and does not know they are these replacements.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 void* operator new(size_t n) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n ? n : 1)) return p;
