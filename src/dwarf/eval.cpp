@@ -264,7 +264,9 @@ Location Evaluator::Impl::separate(const Expression& e, size_t begin, size_t end
   return {r.storage, r.offset};
 }
 
-Location Evaluator::Impl::evalDieLocation(std::span<const uint8_t> bytes) {
+// A DIE's expression, decoded into the expression buffer of the next call depth and run: on the
+// caller's stack (a DWARF procedure) or as a separate evaluation whose location is returned.
+Location Evaluator::Impl::runDieExpression(std::span<const uint8_t> bytes, bool same_stack) {
   if (depth_ >= kMaxCallDepth)
     evalError("DWARF procedure calls nest deeper than " + std::to_string(kMaxCallDepth));
   if (exprs_.size() <= depth_) exprs_.push_back(std::make_unique<Expression>());
@@ -276,10 +278,18 @@ Location Evaluator::Impl::evalDieLocation(std::span<const uint8_t> bytes) {
   }
   ++depth_;
   uint64_t saved = op_offset_;
-  Location l = separate(x, 0, x.ops.size());
+  Location l;
+  if (same_stack)
+    run(x, 0, x.ops.size());
+  else
+    l = separate(x, 0, x.ops.size());
   op_offset_ = saved;
   --depth_;
   return l;
+}
+
+Location Evaluator::Impl::evalDieLocation(std::span<const uint8_t> bytes) {
+  return runDieExpression(bytes, false);
 }
 
 Location Evaluator::Impl::contextLocation(std::optional<Location>& cache,

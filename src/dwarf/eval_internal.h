@@ -161,6 +161,7 @@ struct Evaluator::Impl {
   Entry finish(ResultKind kind);
   Location separate(const Expression& e, size_t begin, size_t end);
   Location evalDieLocation(std::span<const uint8_t> bytes);
+  Location runDieExpression(std::span<const uint8_t> bytes, bool same_stack);
   Location frameBase();
   Location contextLocation(std::optional<Location>& cache, const std::optional<Expression>& e,
                            const char* what);

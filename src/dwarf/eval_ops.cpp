@@ -103,20 +103,7 @@ void Evaluator::Impl::call(uint64_t die, bool unit_relative) {
   bool same_stack = opts.profile == Profile::Seed ? d.tag == kTagDwarfProcedure
                                                   : d.has_location && !d.location_is_list;
   if (same_stack) {
-    if (depth_ >= kMaxCallDepth)
-      evalError("DWARF procedure calls nest deeper than " + std::to_string(kMaxCallDepth));
-    if (exprs_.size() <= depth_) exprs_.push_back(std::make_unique<Expression>());
-    Expression& x = *exprs_[depth_];
-    try {
-      decode(d.has_location ? d.location : std::span<const uint8_t>{}, opts.format, x);
-    } catch (const ExprError& err) {
-      illFormed("the location of DIE " + hex(die) + " cannot be decoded: " + err.message());
-    }
-    ++depth_;
-    uint64_t saved = op_offset_;
-    run(x, 0, x.ops.size());
-    op_offset_ = saved;
-    --depth_;
+    runDieExpression(d.has_location ? d.location : std::span<const uint8_t>{}, true);
     return;
   }
   if (opts.profile == Profile::Seed || d.has_location) {
