@@ -15,6 +15,7 @@
 
 #include "abikit/elf_constants.h"
 #include "abikit/elf_target.h"
+#include "abikit/target.h"
 
 #include <cstdint>
 #include <memory>
@@ -26,6 +27,10 @@
 #include <vector>
 
 namespace abikit {
+
+namespace dwarf {
+struct DebugSections;
+}
 
 // The ELF constants (kSht*, kShf*, kShn*, kEm*, ...) are in elf_constants.h.
 
@@ -393,5 +398,14 @@ std::optional<AmdgpuKernelDescriptor> amdgpuKernelDescriptorFor(const ElfFile& f
 /// family's ElfMachineInfo::linkConflicts on the decoded flags. Throws abikit::Error when a
 /// file's machine is unknown to abikit (nothing could be said about its flags).
 std::vector<std::string> linkConflicts(std::span<const ElfFile* const> files);
+
+// ----- debug information -----------------------------------------------------------------------
+
+/// The DWARF sections of `file` for dwarf::DebugInfo. Throws abikit::Error for a compressed debug
+/// section or a relocatable object whose debug sections carry relocations (not applied yet).
+dwarf::DebugSections debugSections(const ElfFile& file);
+/// The target an object was built for, as its header says (e_machine, e_flags: the triple, the
+/// processor and the ABI; a RISC-V ISA string is not read from .riscv.attributes).
+Target elfTarget(const ElfFile& file);
 
 } // namespace abikit

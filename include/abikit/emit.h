@@ -5,6 +5,7 @@
 #include "abikit/callconv.h"
 #include "abikit/dwarf.h"
 #include "abikit/dwarf_eval.h"
+#include "abikit/dwarf_info.h"
 #include "abikit/kernarg.h"
 #include "abikit/layout.h"
 #include "abikit/target.h"
@@ -62,6 +63,26 @@ struct DwarfCfiReport {
 };
 std::string dwarfCfiJson(const DwarfTargetInfo& target, const DwarfCfiReport& report);
 std::string dwarfCfiText(const DwarfTargetInfo& target, const DwarfCfiReport& report);
+
+/// `abikit dwarf FILE --variables-at ADDRESS`: each variable and parameter in scope and where it
+/// lives there.
+struct DwarfVariablesReport {
+  uint64_t address = 0;
+  std::string function;
+  struct Variable {
+    std::string name, type;
+    bool parameter = false;
+    uint64_t die = 0;
+    dwarf::VariableAt::Kind kind = dwarf::VariableAt::Kind::OptimizedOut;
+    std::string expression; // the location there, as llvm-dwarfdump-22 prints it
+    std::vector<dwarf::Place> places;
+    std::vector<std::string> place_text; // Place::Kind::Expression: its operations
+    std::vector<uint8_t> constant;       // DW_AT_const_value
+  };
+  std::vector<Variable> variables;
+};
+std::string dwarfVariablesJson(const DwarfTargetInfo& target, const DwarfVariablesReport& report);
+std::string dwarfVariablesText(const DwarfTargetInfo& target, const DwarfVariablesReport& report);
 
 /// "e9 02": bytes as lowercase two-digit hex separated by single spaces.
 std::string hexBytes(std::span<const uint8_t> bytes);

@@ -2,6 +2,8 @@
 #include "abikit/emit.h"
 #include "json_writer.h"
 
+#include <charconv>
+
 namespace abikit {
 
 std::string dwarfExprJson(const dwarf::Expression& expr, const dwarf::DisplayOptions* display) {
@@ -296,6 +298,160 @@ std::string dwarfCfiText(const DwarfTargetInfo& t, const DwarfCfiReport& r) {
     }
     locationText(s, t, c.location);
     s += c.has_value ? " = " + hexNumber(c.value) : " (value: " + c.value_error + ")";
+    s += "\n";
+  }
+  return s;
+}
+
+} // namespace abikit
+
+namespace abikit {
+
+namespace {
+
+std::string registerName(const DwarfTargetInfo& t, uint32_t reg) {
+  const DwarfRegisterRange* r = t.findRegister(reg);
+  return r ? dwarfRegisterName(*r, reg) : "reg" + std::to_string(reg);
+}
+
+std::string hex64(uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+  return "0x" + std::string(buf, r.ptr);
+}
+
+template <class J>
+void placeJson(J& j, const DwarfTargetInfo& t, const dwarf::Place& p, const std::string& text) {
+  using K = dwarf::Place::Kind;
+  j.beginObject();
+  switch (p.kind) {
+  case K::Register:
+    j.field("kind", "register");
+    j.field("reg", registerName(t, p.reg));
+    break;
+  case K::Memory:
+    j.field("kind", "memory");
+    j.field("space", dwarfSpaceName(t, 0));
+    if (p.frame_base) {
+      j.field("frame_base_offset", p.offset);
+    } else if (p.has_reg) {
+      j.field("reg", registerName(t, p.reg));
+      j.field("offset", p.offset);
+    } else {
+      j.field("address", hex64(p.address));
+    }
+    break;
+  case K::Value:
+    j.field("kind", "constant");
+    j.field("value", hex64(p.address));
+    break;
+  case K::Implicit:
+    j.field("kind", "constant");
+    j.field("bytes", hexBytes(p.bytes));
+    break;
+  case K::OptimizedOut:
+    j.field("kind", "optimized_out");
+    break;
+  case K::Expression:
+    j.field("kind", "expression");
+    j.field("expression", text);
+    break;
+  }
+  if (p.bits) j.field("bits", p.bits);
+  j.endObject();
+}
+
+std::string placeText(const DwarfTargetInfo& t, const dwarf::Place& p, const std::string& text) {
+  using K = dwarf::Place::Kind;
+  std::string s;
+  switch (p.kind) {
+  case K::Register:
+    s = "register " + registerName(t, p.reg);
+    break;
+  case K::Memory:
+    s = "memory " + dwarfSpaceName(t, 0) + " ";
+    if (p.frame_base)
+      s += "frame_base" + std::string(p.offset < 0 ? "" : "+") + std::to_string(p.offset);
+    else if (p.has_reg)
+      s += registerName(t, p.reg) + (p.offset < 0 ? "" : "+") + std::to_string(p.offset);
+    else
+      s += hex64(p.address);
+    break;
+  case K::Value:
+    s = "constant " + hex64(p.address);
+    break;
+  case K::Implicit:
+    s = "constant [" + hexBytes(p.bytes) + "]";
+    break;
+  case K::OptimizedOut:
+    s = "optimized out";
+    break;
+  case K::Expression:
+    s = "computed: " + text;
+    break;
+  }
+  if (p.bits) s += " (" + std::to_string(p.bits) + " bits)";
+  return s;
+}
+
+} // namespace
+
+std::string dwarfVariablesJson(const DwarfTargetInfo& t, const DwarfVariablesReport& r) {
+  using VK = dwarf::VariableAt::Kind;
+  detail::TextBuffer out;
+  detail::JsonWriter<detail::kJsonCompact> j(out);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  j.field("address", hex64(r.address));
+  j.field("function", r.function);
+  j.key("variables");
+  j.beginArray();
+  for (const DwarfVariablesReport::Variable& v : r.variables) {
+    j.beginObject();
+    j.field("name", v.name);
+    if (!v.type.empty()) j.field("type", v.type);
+    j.field("parameter", v.parameter);
+    j.field("die", hex64(v.die));
+    j.key("where");
+    j.beginArray();
+    if (v.kind == VK::Expression) {
+      for (size_t i = 0; i < v.places.size(); ++i) placeJson(j, t, v.places[i], v.place_text[i]);
+    } else if (v.kind == VK::Constant) {
+      j.beginObject();
+      j.field("kind", "constant");
+      j.field("bytes", hexBytes(v.constant));
+      j.endObject();
+    } else {
+      j.beginObject();
+      j.field("kind", "optimized_out");
+      j.endObject();
+    }
+    j.endArray();
+    if (v.kind == VK::Expression) j.field("expression", v.expression);
+    j.endObject();
+  }
+  j.endArray();
+  j.endObject();
+  out.put('\n');
+  return out.take();
+}
+
+std::string dwarfVariablesText(const DwarfTargetInfo& t, const DwarfVariablesReport& r) {
+  using VK = dwarf::VariableAt::Kind;
+  std::string s = hex64(r.address) + " in " + (r.function.empty() ? "?" : r.function) + "\n";
+  for (const DwarfVariablesReport::Variable& v : r.variables) {
+    s += "  " + std::string(v.parameter ? "parameter " : "") + v.name;
+    if (!v.type.empty()) s += " (" + v.type + ")";
+    s += ": ";
+    if (v.kind == VK::Expression) {
+      for (size_t i = 0; i < v.places.size(); ++i)
+        s += (i ? "; " : "") + placeText(t, v.places[i], v.place_text[i]);
+      s += "   [" + v.expression + "]";
+    } else if (v.kind == VK::Constant) {
+      s += "constant [" + hexBytes(v.constant) + "]";
+    } else {
+      s += "optimized out";
+    }
     s += "\n";
   }
   return s;

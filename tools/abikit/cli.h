@@ -124,5 +124,6 @@ void addElfCommand(CLI::App& app, Action& action);
 void addLinkCheckCommand(CLI::App& app, Action& action);
 void addDwarfExprCommand(CLI::App& app, Action& action);
 void addDwarfCfiCommand(CLI::App& app, Action& action);
+void addDwarfCommand(CLI::App& app, Action& action);
 
 } // namespace abikit::cli

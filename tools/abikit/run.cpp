@@ -126,7 +126,8 @@ int abikit::cli::run(int argc, char** argv) {
                                       {"elf", addElfCommand},
                                       {"link-check", addLinkCheckCommand},
                                       {"dwarf-expr", addDwarfExprCommand},
-                                      {"dwarf-cfi", addDwarfCfiCommand}};
+                                      {"dwarf-cfi", addDwarfCfiCommand},
+                                      {"dwarf", addDwarfCommand}};
   std::vector<std::string> args = normaliseArgs(argc, argv);
   std::vector<std::string> names;
   for (const Command& c : kCommands) names.emplace_back(c.name);

@@ -1,0 +1,65 @@
+// The debug sections of an ELF file, for the DWARF reader (abikit/dwarf_info.h).
+#include "abikit/dwarf_info.h"
+#include "abikit/elf.h"
+#include "abikit/elf_target.h"
+
+namespace abikit {
+
+dwarf::DebugSections debugSections(const ElfFile& file) {
+  dwarf::DebugSections s;
+  s.file = file.name();
+  s.endian = file.header().bigEndian() ? Endian::Big : Endian::Little;
+  struct Want {
+    std::string_view name;
+    dwarf::SectionBytes dwarf::DebugSections::*slot;
+  };
+  static constexpr Want kWant[] = {
+      {".debug_info", &dwarf::DebugSections::info},
+      {".debug_abbrev", &dwarf::DebugSections::abbrev},
+      {".debug_str", &dwarf::DebugSections::str},
+      {".debug_line_str", &dwarf::DebugSections::line_str},
+      {".debug_str_offsets", &dwarf::DebugSections::str_offsets},
+      {".debug_addr", &dwarf::DebugSections::addr},
+      {".debug_loclists", &dwarf::DebugSections::loclists},
+      {".debug_loc", &dwarf::DebugSections::loc},
+      {".debug_rnglists", &dwarf::DebugSections::rnglists},
+      {".debug_ranges", &dwarf::DebugSections::ranges},
+      {".debug_line", &dwarf::DebugSections::line},
+      {".debug_frame", &dwarf::DebugSections::frame},
+      {".eh_frame", &dwarf::DebugSections::eh_frame},
+  };
+  for (const Want& w : kWant) {
+    const ElfSection* sec = file.findSection(w.name);
+    if (!sec || !sec->hasContents()) continue;
+    if (sec->flags & kShfCompressed)
+      file.fail(std::string(w.name) + " is compressed (SHF_COMPRESSED): abikit does not "
+                                      "decompress debug sections; `llvm-objcopy "
+                                      "--decompress-debug-sections` first",
+                sec->header_offset);
+    (s.*w.slot) = {file.contents(*sec), sec->offset, sec->addr};
+  }
+  // A relocatable object's debug sections are complete only once relocated.
+  if (file.header().type == kEtRel)
+    for (const ElfRelocationTable& t : file.relocationTables())
+      if (t.target() && t.size() > 0 && t.target()->name.starts_with(".debug_"))
+        file.fail("relocatable object: the relocations in " + std::string(t.section().name) +
+                      " for " + std::string(t.target()->name) +
+                      " are not applied by abikit yet; read the linked file",
+                  t.section().header_offset);
+  return s;
+}
+
+Target elfTarget(const ElfFile& file) {
+  const ElfFlagsInfo& f = file.flagsInfo();
+  if (!file.machine() || f.target.empty())
+    file.fail("e_machine " + std::to_string(file.header().machine) +
+                  " is no machine abikit has a target for",
+              18);
+  TargetOptions o;
+  o.triple = f.target;
+  o.mcpu = f.processor;
+  o.mabi = std::string(f.property("abi"));
+  return resolveTarget(o);
+}
+
+} // namespace abikit

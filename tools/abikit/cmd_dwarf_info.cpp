@@ -1,0 +1,123 @@
+// abikit dwarf: the debugging information of objects (cli-contract.md "DWARF"); today the
+// --variables-at question: every variable and parameter in scope at a code address and where it
+// lives there.
+#include "abikit/diag.h"
+#include "abikit/dwarf.h"
+#include "abikit/dwarf_info.h"
+#include "abikit/elf.h"
+#include "abikit/emit.h"
+#include "cli.h"
+
+#include <charconv>
+
+namespace abikit::cli {
+
+namespace {
+
+struct State {
+  std::vector<std::string> files;
+  std::string variables_at;
+  bool json = false, debug_info = false, debug_frame = false, eh_frame = false, debug_line = false;
+};
+
+uint64_t parseAddress(const std::string& text) {
+  std::string_view s = text;
+  int base = 10;
+  if (s.starts_with("0x") || s.starts_with("0X")) {
+    s.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t v = 0;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
+    throw Error::atOption(
+        "not an address (a decimal or 0x-prefixed hex number below 2^64)", "--variables-at", text,
+        size_t(r.ptr - text.data()) < text.size() ? size_t(r.ptr - text.data()) : 0);
+  return v;
+}
+
+Output variablesAt(const State& st) {
+  if (st.files.size() != 1)
+    throw Error(ErrorKind::Input, "abikit dwarf: --variables-at reads one file (" +
+                                      std::to_string(st.files.size()) + " given)");
+  const uint64_t address = parseAddress(st.variables_at);
+  ElfFile file = ElfFile::open(st.files[0]);
+  Target target = elfTarget(file);
+  dwarf::DebugInfo info(debugSections(file));
+  dwarf::VariablesAt at = dwarf::variablesAt(info, address);
+  if (!at.found)
+    throw Error(ErrorKind::Input,
+                st.files[0] + ": no function's code covers address " + st.variables_at);
+  const Endian endian = info.sections().endian;
+  const dwarf::ExprFormat format = dwarf::exprFormat(*at.unit, endian);
+  const dwarf::DisplayOptions display = dwarf::displayOptionsFor(target, format.encoding);
+  DwarfVariablesReport r;
+  r.address = address;
+  r.function = at.function;
+  dwarf::Expression e;
+  for (dwarf::VariableAt& v : at.variables) {
+    DwarfVariablesReport::Variable out;
+    out.name = v.name;
+    out.type = v.type;
+    out.parameter = v.parameter;
+    out.die = v.die;
+    out.kind = v.kind;
+    out.constant = std::move(v.constant);
+    if (v.kind == dwarf::VariableAt::Kind::Expression) {
+      try {
+        dwarf::decode(v.expression, format, e);
+      } catch (const Error& err) {
+        throw Error(
+            ErrorKind::Elf, st.files[0] + ": the location of " + v.name + " (DIE 0x" + [&] {
+              char b[17];
+              auto q = std::to_chars(b, b + 17, v.die, 16);
+              return std::string(b, q.ptr);
+            }() + "): " + err.message());
+      }
+      out.expression = dwarf::toDisplay(e, display);
+      out.places = dwarf::places(e);
+      for (const dwarf::Place& p : out.places) {
+        std::string text;
+        if (p.kind == dwarf::Place::Kind::Expression)
+          for (size_t i = p.first; i < p.end; i = e.endOf(i))
+            text += (text.empty() ? "" : ", ") + dwarf::opDisplay(e, i, display);
+        out.place_text.push_back(std::move(text));
+      }
+    }
+    r.variables.push_back(std::move(out));
+  }
+  return Output(st.json ? dwarfVariablesJson(target.dwarf, r)
+                        : dwarfVariablesText(target.dwarf, r));
+}
+
+} // namespace
+
+void addDwarfCommand(CLI::App& app, Action& action) {
+  static State st;
+  st = {};
+  auto* sub = app.add_subcommand(
+      "dwarf", "Debugging information of objects: where each variable lives at a code address "
+               "(--variables-at)");
+  sub->add_option("file", st.files, "ELF objects or executables")->required();
+  sub->add_option("--variables-at", st.variables_at,
+                  "Every variable and parameter in scope at this code address, and where it "
+                  "lives there");
+  sub->add_flag("--debug-info", st.debug_info, "Dump .debug_info (not yet implemented)");
+  sub->add_flag("--debug-frame", st.debug_frame, "Dump .debug_frame (not yet implemented)");
+  sub->add_flag("--eh-frame", st.eh_frame, "Dump .eh_frame (not yet implemented)");
+  sub->add_flag("--debug-line", st.debug_line, "Dump .debug_line (not yet implemented)");
+  sub->add_flag("--json", st.json, "JSON output");
+  sub->callback([&action] {
+    action = [] {
+      if (st.variables_at.empty() || st.debug_info || st.debug_frame || st.eh_frame ||
+          st.debug_line)
+        throw Error(ErrorKind::Unsupported,
+                    "abikit dwarf: dumping sections (--debug-info, --debug-frame, --eh-frame, "
+                    "--debug-line, or no option) is not implemented yet; --variables-at ADDRESS "
+                    "is");
+      return variablesAt(st);
+    };
+  });
+}
+
+} // namespace abikit::cli
