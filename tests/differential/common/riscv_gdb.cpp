@@ -625,7 +625,6 @@ std::string buildRiscvProgram(const ScratchDir& dir, const std::string& source, 
         std::string("-ffreestanding"), std::string("-nostdlib"), std::string("-static"),
         std::string("-fno-stack-protector"), std::string("-fno-pic")})
     argv.push_back(a);
-  if (!isGcc(b.compiler)) argv.push_back("-no-pie");
   for (const std::string& f : b.extra_flags) argv.push_back(f);
   argv.insert(argv.end(), {"-o", exe, src});
   if (isGcc(b.compiler)) argv.push_back("-lgcc");
