@@ -681,7 +681,8 @@ std::vector<GdbStop> runUnderGdb(const std::string& executable, bool rv32,
   auto ready_by = std::min(deadline, Clock::now() + std::chrono::seconds(20));
   while (!isSocket(sock)) {
     if (!q.running()) {
-      error = "qemu exited before gdb could attach: " + readFile(dir.file("qemu.log"));
+      error = "qemu exited before gdb could attach (" + executable +
+              "): " + readFile(dir.file("qemu.log"));
       return stops;
     }
     if (Clock::now() >= ready_by) {
@@ -701,7 +702,7 @@ std::vector<GdbStop> runUnderGdb(const std::string& executable, bool rv32,
   if (!finished) error = "gdb timed out after " + std::to_string(options.timeout_s) + " s";
   g.kill();
   // gdb kills the inferior when it ends; qemu then exits by itself.
-  q.wait(Clock::now() + std::chrono::seconds(2));
+  if (finished) q.wait(Clock::now() + std::chrono::seconds(2));
   q.kill();
 
   std::string end;
