@@ -281,9 +281,12 @@ private:
 };
 
 /// The expression of a location attribute at `pc`: an exprloc (or DWARF 2-3 block) itself, or
-/// the list entry covering pc (a default entry when none does). False: no location there.
+/// the first list entry covering pc (a default entry when none does). False: no location there.
+/// With `entry_pc` (the function's entry), an empty entry [entry_pc, entry_pc) covers entry_pc:
+/// GCC's location views put the value a parameter has on entry there, and gdb reads it so.
 bool locationAt(const DebugInfo& info, const Unit& unit, const AttrValue& value, uint64_t pc,
-                std::vector<LocEntry>& scratch, std::span<const uint8_t>& out, bool& from_list);
+                std::vector<LocEntry>& scratch, std::span<const uint8_t>& out, bool& from_list,
+                std::optional<uint64_t> entry_pc = std::nullopt);
 
 /// The expression format of a unit's expressions.
 ExprFormat exprFormat(const Unit& unit, Endian endian, ExtEncoding encoding = ExtEncoding::User);

@@ -185,7 +185,13 @@ private:
       registerCfa(in, in.operand[0], factored(in.operand[1], dataFactor(in)), in.operand[2]);
       return;
     case Cfa::def_cfa_register: {
-      requireRegisterCfa(in);
+      // With no register-and-offset rule to change (DWARF 5 §6.4.2.2 makes that invalid), the
+      // rule becomes R+0 in the default space: GCC 12 opens every RISC-V CIE with
+      // DW_CFA_def_cfa_register sp, and gdb and llvm-dwarfdump read it so (docs/dwarf.md).
+      if (cfa_.kind != CfaRuleKind::RegisterOffset) {
+        registerCfa(in, in.operand[0], 0, std::nullopt);
+        return;
+      }
       CfaRule r = cfa_;
       r.reg = in.operand[0];
       setCfa(r);

@@ -29,7 +29,8 @@ ExprFormat exprFormat(const Unit& unit, Endian endian, ExtEncoding encoding) {
 }
 
 bool locationAt(const DebugInfo& info, const Unit& unit, const AttrValue& v, uint64_t pc,
-                std::vector<LocEntry>& scratch, std::span<const uint8_t>& out, bool& from_list) {
+                std::vector<LocEntry>& scratch, std::span<const uint8_t>& out, bool& from_list,
+                std::optional<uint64_t> entry_pc) {
   from_list = false;
   if (v.kind == AttrValue::Kind::Exprloc ||
       (v.kind == AttrValue::Kind::Block && unit.header.version <= 3)) {
@@ -44,7 +45,8 @@ bool locationAt(const DebugInfo& info, const Unit& unit, const AttrValue& v, uin
       fallback = &e;
       continue;
     }
-    if (e.begin <= pc && pc < e.end) {
+    if ((e.begin <= pc && pc < e.end) ||
+        (entry_pc && e.begin == e.end && e.begin == pc && pc == *entry_pc)) {
       out = e.expression;
       return true;
     }
@@ -152,6 +154,11 @@ VariablesAt variablesAt(const DebugInfo& info, uint64_t pc) {
     r.unit = &u;
     r.function = std::string(info.name(u, fn));
     r.function_die = fn.offset;
+    std::optional<uint64_t> entry_pc;
+    if (auto e = info.attribute(u, fn, DW_AT_entry_pc); e && e->kind == AttrValue::Kind::Address)
+      entry_pc = e->u;
+    else if (info.pcRanges(u, fn, ranges); !ranges.empty())
+      entry_pc = ranges[0].begin;
     if (auto fb = info.attribute(u, u.dies[function], DW_AT_frame_base)) {
       bool list = false;
       r.has_frame_base = locationAt(info, u, *fb, pc, scratch, r.frame_base, list);
@@ -179,7 +186,7 @@ VariablesAt variablesAt(const DebugInfo& info, uint64_t pc) {
             v.type = info.typeName(t->u);
           }
           if (auto loc = info.attribute(u, d, DW_AT_location)) {
-            if (locationAt(info, u, *loc, pc, scratch, v.expression, v.from_list))
+            if (locationAt(info, u, *loc, pc, scratch, v.expression, v.from_list, entry_pc))
               v.kind = VariableAt::Kind::Expression;
           } else if (auto cv = info.inheritedAttribute(u, d, DW_AT_const_value)) {
             v.kind = VariableAt::Kind::Constant;

@@ -205,8 +205,72 @@ TEST(DwarfCfiCli, Eval) {
             "CFA: memory private_wave bit_offset 0x8000\n"
             "reg 16: undefined: undefined (value: evaluation error: the location is undefined)\n"
             "reg 65: offset(0): memory private_wave bit_offset 0x8000 = 0xbadf00d\n");
+  // def_cfa_register with no CFA rule makes it R+0 (GCC 12's RISC-V CIE); def_cfa_offset with
+  // no rule is ill-formed.
+  expectOut(
+      runCli({"dwarf-cfi", "eval", "--target", "riscv64-unknown-elf", "--machine", rv, "0d 02"}),
+      "CFA: memory global bit_offset 0x8000\n");
   CliResult r =
-      runCli({"dwarf-cfi", "eval", "--target", "riscv64-unknown-elf", "--machine", rv, "0d 02"});
+      runCli({"dwarf-cfi", "eval", "--target", "riscv64-unknown-elf", "--machine", rv, "0e 10"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+}
+
+} // namespace
+
+namespace {
+
+// A riscv64 program built by clang-22 -O2 -g (the fuzz corpus keeps it): f(int x, long y,
+// struct S s) with a loop, and main.
+const std::string kRv64 =
+    std::string(ABIKIT_SOURCE_DIR) + "/tests/fuzz/corpus/dwarf_info/rv64_clang22";
+
+TEST(DwarfCli, VariablesAt) {
+  expectOut(runCli({"dwarf", kRv64, "--variables-at", "0x11218"}),
+            "0x11218 in f\n"
+            "  parameter x (int): register x10   [DW_OP_reg10 X10]\n"
+            "  parameter y (long): computed: DW_OP_entry_value(DW_OP_reg11 X11), "
+            "DW_OP_stack_value   [DW_OP_entry_value(DW_OP_reg11 X11), DW_OP_stack_value]\n"
+            "  parameter s (struct S): optimized out (64 bits); register x13 (64 bits)   "
+            "[DW_OP_piece 0x8, DW_OP_reg13 X13, DW_OP_piece 0x8]\n"
+            "  acc (long): optimized out\n"
+            "  k (int): register x11   [DW_OP_reg11 X11]\n");
+  CliResult j = runCli({"dwarf", kRv64, "--variables-at", "70168", "--json"}); // 0x11218
+  EXPECT_EQ(j.exit_code, 0) << j.summary();
+  EXPECT_NE(
+      j.out.find(R"J({"schema":"abikit/1","address":"0x11218","function":"f","variables":[)J"),
+      std::string::npos)
+      << j.out;
+  EXPECT_NE(
+      j.out.find(
+          R"J("where":[{"kind":"optimized_out","bits":64},{"kind":"register","reg":"x13","bits":64}])J"),
+      std::string::npos)
+      << j.out;
+  // main: a struct held as two constants.
+  expectOut(
+      runCli({"dwarf", kRv64, "--variables-at", "0x11224"}),
+      "0x11224 in main\n"
+      "  s (struct S): constant 0x3 (64 bits); constant 0x4 (64 bits)   [DW_OP_lit3, "
+      "DW_OP_stack_value, DW_OP_piece 0x8, DW_OP_lit4, DW_OP_stack_value, DW_OP_piece 0x8]\n");
+}
+
+TEST(DwarfCli, Errors) {
+  expectError(runCli({"dwarf", kRv64, "--variables-at", "0x1"}),
+              "abikit: error: " + kRv64 + ": no function's code covers address 0x1\n");
+  CliResult r = runCli({"dwarf", kRv64, "--variables-at", "0x1g"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("not an address"), std::string::npos) << r.err;
+  r = runCli({"dwarf", kRv64});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("is not implemented yet; --variables-at ADDRESS is"), std::string::npos)
+      << r.err;
+  TempDir dir;
+  const std::string bad = dir.write("bad.elf", std::string("\x7f"
+                                                           "ELF",
+                                                           4));
+  r = runCli({"dwarf", bad, "--variables-at", "0"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
 }

@@ -253,10 +253,11 @@ TEST(DwarfCfi, AddressSpacesOfTheTarget) {
 }
 
 TEST(DwarfCfi, CfaRuleChangesNeedARegisterRule) {
-  // §4.3: def_cfa_register, def_cfa_offset and def_cfa_offset_sf change one part of a register
-  // + offset rule; with no rule (the AMDGPU CIE defines none) or an expression rule they are
-  // ill-formed, at the instruction.
-  for (std::vector<uint8_t> insn : {std::vector<uint8_t>{0x0e, 0x10}, {0x13, 0x7f}, {0x0d, 0x41}}) {
+  // §4.3: def_cfa_offset and def_cfa_offset_sf change one part of a register + offset rule;
+  // with no rule (the AMDGPU CIE defines none) or an expression rule they are ill-formed, at
+  // the instruction. def_cfa_register makes the rule R+0 instead (as GCC 12's RISC-V CIEs need,
+  // and gdb and llvm-dwarfdump do): see CfaRegisterWithoutARule.
+  for (std::vector<uint8_t> insn : {std::vector<uint8_t>{0x0e, 0x10}, {0x13, 0x7f}}) {
     CfiBuilder b;
     amdgpuCie(b);
     b.begin();
@@ -278,6 +279,30 @@ TEST(DwarfCfi, CfaRuleChangesNeedARegisterRule) {
     EXPECT_EQ(ex.offset(), sx.fdes[0].instructions_offset);
     EXPECT_NE(std::string(ex.what()).find("is an expression"), std::string::npos) << ex.what();
   }
+}
+
+TEST(DwarfCfi, CfaRegisterWithoutARule) {
+  // GCC 12's RISC-V CIE: "DW_CFA_def_cfa_register: X2" with no CFA rule before it is CFA=X2+0;
+  // after an expression rule, def_cfa_register also makes R+0.
+  CfiBuilder b;
+  b.begin();
+  b.u32(0xffffffff).u8(3).str("").uleb(1).sleb(-4).uleb(1).raw({0x0d, 0x02});
+  b.end();
+  b.begin();
+  b.u32(0).u64(0x1000).u64(0x20).raw(
+      {0x41, 0x0e, 0x10, 0x41, 0x0f, 0x02, 0x72, 0x08, 0x41, 0x0d, 0x08});
+  b.end();
+  CfiSection s = parseCfi(b.bytes, debugFrame());
+  CfiTable t = buildTable(s, s.fdes[0], &rv64().dwarf);
+  ASSERT_EQ(t.size(), 4u);
+  CfiRow r0 = t.row(0), r1 = t.row(1), r3 = t.row(3);
+  EXPECT_EQ(r0.cfa.kind, CfaRuleKind::RegisterOffset);
+  EXPECT_EQ(r0.cfa.reg, 2u);
+  EXPECT_EQ(r0.cfa.offset, 0);
+  EXPECT_EQ(r1.cfa.offset, 16);
+  EXPECT_EQ(r3.cfa.kind, CfaRuleKind::RegisterOffset);
+  EXPECT_EQ(r3.cfa.reg, 8u);
+  EXPECT_EQ(r3.cfa.offset, 0);
 }
 
 // --- remember/restore_state, restore
