@@ -1,0 +1,319 @@
+// Operations → text: the one walker behind both printed forms, appending to a caller's string.
+//
+// The canonical text (reference dwarf.md §1.5, toText/opText): "DW_OP_bregx 0x5 -8,
+// DW_OP_entry_value (DW_OP_reg5), DW_OP_implicit_value 0x2 [12 34]". Unsigned operands in
+// lowercase hexadecimal, signed ones in decimal, blocks in brackets, nested expressions in
+// parentheses; extension operations by their DW_OP_LLVM_* names, whatever their encoding.
+//
+// The display form (toDisplay/opDisplay): what llvm-dwarfdump-22 prints for an exprloc (its
+// printDwarfExpression): unsigned operands as 0x%x, signed ones with a sign (%+d), register
+// operations with the target's register name (DW_OP_breg2 X2+8, DW_OP_regx SGPR33) or the number
+// when it names none, DW_OP_LLVM_user operations as "DW_OP_LLVM_user DW_OP_LLVM_<name>", blocks as
+// 0x%02x bytes, DW_OP_entry_value(...) around its nested expression. Where llvm-dwarfdump-22
+// prints something else (it cannot decode const_type, deref_type, xderef_type, reinterpret; it
+// reads the aspace_bregx displacement as unsigned; it misplaces ")" after a nested expression of
+// several operations), this prints what it would print had it decoded the operation as abikit
+// does: docs/dwarf.md lists each difference.
+//
+// Both forms share the walk (", " between operations, "(" ... ")" around nested expressions,
+// iterative: no recursion on the nesting depth) and the operand switch; `Form` selects the few
+// places where they differ. Characters go through a small stack buffer flushed into the string:
+// no allocation once the string has the capacity, numbers written in place.
+#include "print.h"
+
+#include <bit>
+#include <charconv>
+#include <cstring>
+
+namespace abikit::dwarf {
+
+namespace {
+
+enum class Form { Text, Display };
+
+constexpr char kDigits[] = "0123456789abcdef";
+
+// Appends to a std::string through a stack buffer. Every write makes its own room (a pointer
+// compare); pieces longer than the buffer go straight to the string.
+class Sink {
+public:
+  explicit Sink(std::string& out) : out_(out) {}
+  Sink(const Sink&) = delete;
+  Sink& operator=(const Sink&) = delete;
+  ~Sink() { flush(); }
+
+  void flush() {
+    out_.append(buf_, p_);
+    p_ = buf_;
+  }
+  // Room for n <= kSize characters at the returned pointer; commit() with the new end.
+  char* room(size_t n) {
+    if (size_t(buf_ + kSize - p_) < n) flush();
+    return p_;
+  }
+  void commit(char* end) { p_ = end; }
+  void put(char c) { *room(1) = c, ++p_; }
+  void put(std::string_view s) {
+    if (s.size() > kSize / 2) {
+      flush();
+      out_.append(s);
+      return;
+    }
+    char* p = room(s.size());
+    std::memcpy(p, s.data(), s.size());
+    p_ = p + s.size();
+  }
+  template <size_t N> void put(const char (&s)[N]) { put(std::string_view(s, N - 1)); }
+
+  // " 0x%x" (with `lead`) or "0x%x", at least `width` digits.
+  void hex(uint64_t v, bool lead = true, int width = 1) {
+    char* p = room(24);
+    if (lead) *p++ = ' ';
+    *p++ = '0';
+    *p++ = 'x';
+    int digits = v ? (67 - std::countl_zero(v)) / 4 : 1;
+    if (digits < width) digits = width;
+    for (int i = digits - 1; i >= 0; --i, v >>= 4) p[i] = kDigits[v & 15];
+    p_ = p + digits;
+  }
+  // "%d" or, with `plus`, "%+d".
+  void dec(int64_t v, bool plus) {
+    char* p = room(24);
+    if (plus && v >= 0) *p++ = '+';
+    p_ = std::to_chars(p, p + 21, v).ptr;
+  }
+  void dec(uint64_t v) {
+    char* p = room(24);
+    p_ = std::to_chars(p, p + 21, v).ptr;
+  }
+
+private:
+  static constexpr size_t kSize = 256;
+  std::string& out_;
+  char* p_ = buf_;
+  char buf_[kSize];
+};
+
+// The ends of the open nested expressions: a few inline, deeper nesting on the heap.
+class EndStack {
+public:
+  bool empty() const { return n_ == 0; }
+  size_t back() const { return n_ <= kInline ? inline_[n_ - 1] : more_.back(); }
+  void push(size_t end) {
+    if (n_ < kInline)
+      inline_[n_] = end;
+    else
+      more_.push_back(end);
+    ++n_;
+  }
+  void pop() {
+    if (n_ > kInline) more_.pop_back();
+    --n_;
+  }
+
+private:
+  static constexpr size_t kInline = 16;
+  size_t inline_[kInline];
+  std::vector<size_t> more_;
+  size_t n_ = 0;
+};
+
+// ----- what only the display form prints ----------------------------------------------------
+
+// " (0x0000000d)": a base type reference printed as llvm-dwarfdump prints a valid one in a unit
+// at offset 0 (0x%08x); DW_OP_convert and DW_OP_reinterpret 0 (the generic type) print " 0x0".
+void baseType(Sink& out, Op op, uint64_t die) {
+  if (die == 0 && (op == Op::convert || op == Op::reinterpret)) {
+    out.put(" 0x0");
+    return;
+  }
+  out.put(" (");
+  out.hex(die, false, 8);
+  out.put(')');
+}
+
+// Whether operand k of `op` is the DIE offset of a base type (the second operand of regval_type,
+// deref_type, xderef_type; the first of const_type, convert, reinterpret).
+bool isBaseTypeOperand(Op op, int k) {
+  if (k == 1) return op == Op::regval_type || op == Op::deref_type || op == Op::xderef_type;
+  return op == Op::const_type || op == Op::convert || op == Op::reinterpret;
+}
+
+// The register a register operation names.
+bool registerOf(const Operation& o, uint64_t& reg) {
+  if (o.op >= Op::reg0 && o.op <= Op::reg31) {
+    reg = uint64_t(o.op) - uint64_t(Op::reg0);
+    return true;
+  }
+  if (o.op >= Op::breg0 && o.op <= Op::breg31) {
+    reg = uint64_t(o.op) - uint64_t(Op::breg0);
+    return true;
+  }
+  switch (o.op) {
+  case Op::regx:
+  case Op::bregx:
+  case Op::regval_type:
+  case Op::LLVM_call_frame_entry_reg:
+  case Op::LLVM_aspace_bregx:
+    reg = o.u[0];
+    return true;
+  default:
+    return false;
+  }
+}
+
+// " NAME".
+void putRegisterName(Sink& out, const DwarfRegisterName& n, uint64_t reg) {
+  out.put(' ');
+  out.put(n.prefix);
+  if (n.numbered) out.dec(uint64_t(n.index0) + (reg - n.first));
+  out.put(n.suffix);
+}
+
+// A register operation whose register the target names: " X2+8" and the like; false when the
+// operation is no register operation or the target names no such register (the operands then
+// print as numbers).
+bool namedRegister(const Operation& o, const DisplayOptions& opt, Sink& out) {
+  uint64_t reg = 0;
+  if (!registerOf(o, reg)) return false;
+  const DwarfRegisterName* n = findRegisterName(opt.registers, reg);
+  if (!n) return false;
+  putRegisterName(out, *n, reg);
+  if (o.op == Op::bregx || o.op == Op::LLVM_aspace_bregx ||
+      (o.op >= Op::breg0 && o.op <= Op::breg31))
+    out.dec(o.s, true);
+  if (o.op == Op::regval_type) baseType(out, o.op, o.u[1]);
+  return true;
+}
+
+// ----- the operand switch, once --------------------------------------------------------------
+
+// Block bytes: " [12 34]" (text) or " 0x12 0x34" (display).
+template <Form F> void blockBytes(Sink& out, std::span<const uint8_t> bytes) {
+  if constexpr (F == Form::Text) {
+    out.put(" [");
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      char* p = out.room(3);
+      if (i) *p++ = ' ';
+      *p++ = kDigits[bytes[i] >> 4];
+      *p++ = kDigits[bytes[i] & 15];
+      out.commit(p);
+    }
+    out.put(']');
+  } else {
+    for (uint8_t b : bytes) {
+      char* p = out.room(5);
+      p[0] = ' ';
+      p[1] = '0';
+      p[2] = 'x';
+      p[3] = kDigits[b >> 4];
+      p[4] = kDigits[b & 15];
+      out.commit(p + 5);
+    }
+  }
+}
+
+template <Form F>
+void operation(const Expression& e, const Operation& o, const DisplayOptions* opt, Sink& out) {
+  const OpInfo& info = opInfo(o.op);
+  if constexpr (F == Form::Display) {
+    if (info.extension && opt->encoding == ExtEncoding::User) out.put("DW_OP_LLVM_user ");
+    out.put(info.name);
+    if (namedRegister(o, *opt, out)) return;
+  } else {
+    out.put(info.name);
+  }
+  for (int k = 0; k < 2; ++k) {
+    switch (info.operand[k]) {
+    case OperandKind::None:
+      return;
+    case OperandKind::Expr: // the nested operations follow; the walker closes it
+      out.put(F == Form::Text ? std::string_view(" (") : std::string_view("("));
+      return;
+    case OperandKind::Block: // the length, then the bytes
+      out.hex(o.u[k]);
+      blockBytes<F>(out, e.blockOf(o, k));
+      break;
+    case OperandKind::BlockU1: // the bytes (the length is implied, or printed before)
+      blockBytes<F>(out, e.blockOf(o, k));
+      break;
+    case OperandKind::S1:
+    case OperandKind::S2:
+    case OperandKind::S4:
+    case OperandKind::S8:
+    case OperandKind::Sleb:
+      // llvm-dwarfdump-22's descriptor makes the aspace_bregx displacement an unsigned LEB128,
+      // printed 0x%x after an unnamed register: the same for 0 and up, a sign for the rest.
+      if (F == Form::Display && o.op == Op::LLVM_aspace_bregx && o.s >= 0) {
+        out.hex(uint64_t(o.s));
+        break;
+      }
+      out.put(' ');
+      out.dec(o.s, F == Form::Display);
+      break;
+    default:
+      if (F == Form::Display && isBaseTypeOperand(o.op, k)) {
+        baseType(out, o.op, o.u[k]);
+        if (o.op == Op::const_type) out.hex(o.u[1]); // the constant's length, then its bytes
+        break;
+      }
+      out.hex(o.u[k]);
+      break;
+    }
+  }
+}
+
+// Appends ops[first, last) (a whole nesting level): ", " between operations, "(" after each
+// entry_value and ")" where its nested operations end.
+template <Form F>
+void appendRange(const Expression& e, size_t first, size_t last, const DisplayOptions* opt,
+                 std::string& s) {
+  Sink out(s);
+  EndStack ends;
+  bool lead = true;
+  for (size_t i = first; i < last; ++i) {
+    if (!lead) out.put(", ");
+    lead = false;
+    operation<F>(e, e.ops[i], opt, out);
+    if (e.ops[i].op == Op::entry_value) {
+      ends.push(e.endOf(i));
+      lead = true;
+    }
+    while (!ends.empty() && ends.back() == i + 1) {
+      out.put(')');
+      ends.pop();
+      lead = false;
+    }
+  }
+  for (; !ends.empty(); ends.pop()) out.put(')'); // a list cut short: still balanced
+}
+
+} // namespace
+
+const DwarfRegisterName* findRegisterName(std::span<const DwarfRegisterName> names, uint64_t reg) {
+  for (const DwarfRegisterName& n : names)
+    if (reg >= n.first && reg - n.first < n.count) return &n;
+  return nullptr;
+}
+
+void toText(const Expression& expr, std::string& out) {
+  appendRange<Form::Text>(expr, 0, expr.ops.size(), nullptr, out);
+}
+
+void opText(const Expression& expr, size_t i, std::string& out) {
+  appendRange<Form::Text>(expr, i, expr.endOf(i), nullptr, out);
+}
+
+void toDisplay(const Expression& expr, const DisplayOptions& options, std::string& out) {
+  if (expr.ops.empty()) {
+    out += "<empty>";
+    return;
+  }
+  appendRange<Form::Display>(expr, 0, expr.ops.size(), &options, out);
+}
+
+void opDisplay(const Expression& expr, size_t i, const DisplayOptions& options, std::string& out) {
+  appendRange<Form::Display>(expr, i, expr.endOf(i), &options, out);
+}
+
+} // namespace abikit::dwarf
