@@ -21,9 +21,12 @@
 // no allocation once the string has the capacity, numbers written in place.
 #include "print.h"
 
+#include "small_stack.h"
+
 #include <bit>
 #include <charconv>
 #include <cstring>
+#include <stdexcept>
 
 namespace abikit::dwarf {
 
@@ -32,6 +35,12 @@ namespace {
 enum class Form { Text, Display };
 
 constexpr char kDigits[] = "0123456789abcdef";
+
+constexpr size_t kOpCount = 0
+#define ABIKIT_DW_OP(E, name, code, a, b) +1
+#define ABIKIT_DW_OP_LLVM(E, name, user, legacy, seed, a, b) +1
+#include "abikit/dwarf_ops.def"
+    ;
 
 // Appends to a std::string through a stack buffer. Every write makes its own room (a pointer
 // compare); pieces longer than the buffer go straight to the string.
@@ -94,29 +103,37 @@ private:
   char buf_[kSize];
 };
 
-// The ends of the open nested expressions: a few inline, deeper nesting on the heap.
-class EndStack {
+// The operation table's names padded to a fixed width, so that a name is one fixed-size copy.
+class Names {
 public:
-  bool empty() const { return n_ == 0; }
-  size_t back() const { return n_ <= kInline ? inline_[n_ - 1] : more_.back(); }
-  void push(size_t end) {
-    if (n_ < kInline)
-      inline_[n_] = end;
-    else
-      more_.push_back(end);
-    ++n_;
+  static constexpr size_t kWidth = 40;
+  Names() {
+    for (const OpInfo& info : allOps()) {
+      Padded& p = names_[size_t(info.op)];
+      if (info.name.size() > kWidth) throw std::logic_error("dwarf_ops.def: a name too long");
+      info.name.copy(p.text, info.name.size());
+      p.size = uint8_t(info.name.size());
+    }
   }
-  void pop() {
-    if (n_ > kInline) more_.pop_back();
-    --n_;
+  void put(Sink& out, Op op) const {
+    const Padded& p = names_[size_t(op)];
+    char* to = out.room(kWidth);
+    std::memcpy(to, p.text, kWidth);
+    out.commit(to + p.size);
   }
 
 private:
-  static constexpr size_t kInline = 16;
-  size_t inline_[kInline];
-  std::vector<size_t> more_;
-  size_t n_ = 0;
+  struct Padded {
+    char text[kWidth] = {};
+    uint8_t size = 0;
+  };
+  Padded names_[kOpCount];
 };
+
+const Names& names() {
+  static const Names kNames;
+  return kNames;
+}
 
 // ----- what only the display form prints ----------------------------------------------------
 
@@ -214,14 +231,14 @@ template <Form F> void blockBytes(Sink& out, std::span<const uint8_t> bytes) {
 }
 
 template <Form F>
-void operation(const Expression& e, const Operation& o, const DisplayOptions* opt, Sink& out) {
-  const OpInfo& info = opInfo(o.op);
+void operation(const Expression& e, const Operation& o, const OpInfo& info, const Names& names,
+               const DisplayOptions* opt, Sink& out) {
   if constexpr (F == Form::Display) {
     if (info.extension && opt->encoding == ExtEncoding::User) out.put("DW_OP_LLVM_user ");
-    out.put(info.name);
+    names.put(out, o.op);
     if (namedRegister(o, *opt, out)) return;
   } else {
-    out.put(info.name);
+    names.put(out, o.op);
   }
   for (int k = 0; k < 2; ++k) {
     switch (info.operand[k]) {
@@ -269,12 +286,15 @@ template <Form F>
 void appendRange(const Expression& e, size_t first, size_t last, const DisplayOptions* opt,
                  std::string& s) {
   Sink out(s);
-  EndStack ends;
+  const OpInfo* table = allOps().data();
+  const Names& names = dwarf::names();
+  detail::SmallStack<size_t, 16> ends; // the ends of the open nested expressions
   bool lead = true;
   for (size_t i = first; i < last; ++i) {
     if (!lead) out.put(", ");
     lead = false;
-    operation<F>(e, e.ops[i], opt, out);
+    const Operation& o = e.ops[i];
+    operation<F>(e, o, table[size_t(o.op)], names, opt, out);
     if (e.ops[i].op == Op::entry_value) {
       ends.push(e.endOf(i));
       lead = true;
