@@ -60,7 +60,8 @@ std::string hexByte(unsigned b) {
 class Decoder {
 public:
   Decoder(std::span<const uint8_t> bytes, const ExprFormat& format, Expression& out)
-      : r_(bytes, format.endian), format_(format), out_(out), tables_(codeTables()) {}
+      : r_(bytes, format.endian), format_(format), out_(out), tables_(codeTables()),
+        ops_(allOps().data()) {}
 
   // After a failure: out holds the operations before the one that failed.
   void dropPartial() {
@@ -91,7 +92,10 @@ private:
   }
 
   void check(ReadStatus s, const OpInfo& info, const char* what) {
-    if (s == ReadStatus::Ok) return;
+    if (s != ReadStatus::Ok) [[unlikely]]
+      readFailed(s, info, what);
+  }
+  [[noreturn]] void readFailed(ReadStatus s, const OpInfo& info, const char* what) {
     std::string where = scopes_.empty() ? "the expression" : "the DW_OP_entry_value expression";
     if (s == ReadStatus::Truncated)
       fail(ExprErrorKind::Truncated, start_,
@@ -124,7 +128,7 @@ private:
            "opcode " + hexByte(unsigned(code)) + " is no operation in the " +
                std::string(extEncodingName(format_.encoding)) + " encoding");
     }
-    const OpInfo& info = opInfo(Op(id));
+    const OpInfo& info = ops_[size_t(id)];
     // Built in place (a copy from the stack costs more than the rest of the operation): until
     // its operands are read, it is the partial operation dropPartial() removes.
     size_t index = out_.ops.size();
@@ -209,6 +213,7 @@ private:
   const ExprFormat& format_;
   Expression& out_;
   const CodeTables& tables_;
+  const OpInfo* ops_; // the operation table, indexed by Op
   detail::SmallStack<Scope, 16> scopes_;
   size_t start_ = 0;
   bool partial_ = false;

@@ -103,36 +103,76 @@ private:
   char buf_[kSize];
 };
 
-// The operation table's names padded to a fixed width, so that a name is one fixed-size copy.
-class Names {
+// How a register operation names its register (display form).
+enum class RegisterUse : uint8_t {
+  None,
+  Implicit,      // DW_OP_reg0-31: the register in the opcode
+  ImplicitBased, // DW_OP_breg0-31: then the signed offset
+  Operand,       // regx, call_frame_entry_reg: the first operand
+  OperandBased,  // bregx, aspace_bregx: the first operand, then the signed offset
+  OperandTyped,  // regval_type: the first operand, then the base type
+};
+
+// What the walker reads per operation, by Op: the name padded to a fixed width (so that a name
+// is one fixed-size copy), the display form's name of a DW_OP_LLVM_user operation (with the
+// "DW_OP_LLVM_user " prefix), and how it names a register.
+class OpTable {
 public:
-  static constexpr size_t kWidth = 40;
-  Names() {
+  static constexpr size_t kWidth = 56;
+  OpTable() {
     for (const OpInfo& info : allOps()) {
-      Padded& p = names_[size_t(info.op)];
-      if (info.name.size() > kWidth) throw std::logic_error("dwarf_ops.def: a name too long");
-      info.name.copy(p.text, info.name.size());
-      p.size = uint8_t(info.name.size());
+      size_t i = size_t(info.op);
+      std::string_view prefix = info.extension ? "DW_OP_LLVM_user " : "";
+      if (prefix.size() + info.name.size() > kWidth)
+        throw std::logic_error("dwarf_ops.def: a name too long");
+      info.name.copy(plain_[i].text, info.name.size());
+      plain_[i].size = uint8_t(info.name.size());
+      prefix.copy(user_[i].text, prefix.size());
+      info.name.copy(user_[i].text + prefix.size(), info.name.size());
+      user_[i].size = uint8_t(prefix.size() + info.name.size());
+      registers_[i] = registerUse(info.op);
     }
   }
-  void put(Sink& out, Op op) const {
-    const Padded& p = names_[size_t(op)];
-    char* to = out.room(kWidth);
-    std::memcpy(to, p.text, kWidth);
-    out.commit(to + p.size);
-  }
+  // The name as the canonical text has it (display: in the legacy and seed-draft encodings).
+  void putPlain(Sink& out, Op op) const { put(out, plain_[size_t(op)]); }
+  // The name as the display form has it in the user encoding.
+  void putUser(Sink& out, Op op) const { put(out, user_[size_t(op)]); }
+  RegisterUse registers(Op op) const { return registers_[size_t(op)]; }
 
 private:
   struct Padded {
     char text[kWidth] = {};
     uint8_t size = 0;
   };
-  Padded names_[kOpCount];
+  static void put(Sink& out, const Padded& p) {
+    char* to = out.room(kWidth);
+    std::memcpy(to, p.text, kWidth);
+    out.commit(to + p.size);
+  }
+  static RegisterUse registerUse(Op op) {
+    if (op >= Op::reg0 && op <= Op::reg31) return RegisterUse::Implicit;
+    if (op >= Op::breg0 && op <= Op::breg31) return RegisterUse::ImplicitBased;
+    switch (op) {
+    case Op::regx:
+    case Op::LLVM_call_frame_entry_reg:
+      return RegisterUse::Operand;
+    case Op::bregx:
+    case Op::LLVM_aspace_bregx:
+      return RegisterUse::OperandBased;
+    case Op::regval_type:
+      return RegisterUse::OperandTyped;
+    default:
+      return RegisterUse::None;
+    }
+  }
+  Padded plain_[kOpCount];
+  Padded user_[kOpCount];
+  RegisterUse registers_[kOpCount];
 };
 
-const Names& names() {
-  static const Names kNames;
-  return kNames;
+const OpTable& opTable() {
+  static const OpTable kTable;
+  return kTable;
 }
 
 // ----- what only the display form prints ----------------------------------------------------
@@ -156,29 +196,6 @@ bool isBaseTypeOperand(Op op, int k) {
   return op == Op::const_type || op == Op::convert || op == Op::reinterpret;
 }
 
-// The register a register operation names.
-bool registerOf(const Operation& o, uint64_t& reg) {
-  if (o.op >= Op::reg0 && o.op <= Op::reg31) {
-    reg = uint64_t(o.op) - uint64_t(Op::reg0);
-    return true;
-  }
-  if (o.op >= Op::breg0 && o.op <= Op::breg31) {
-    reg = uint64_t(o.op) - uint64_t(Op::breg0);
-    return true;
-  }
-  switch (o.op) {
-  case Op::regx:
-  case Op::bregx:
-  case Op::regval_type:
-  case Op::LLVM_call_frame_entry_reg:
-  case Op::LLVM_aspace_bregx:
-    reg = o.u[0];
-    return true;
-  default:
-    return false;
-  }
-}
-
 // " NAME".
 void putRegisterName(Sink& out, const DwarfRegisterName& n, uint64_t reg) {
   out.put(' ');
@@ -190,16 +207,16 @@ void putRegisterName(Sink& out, const DwarfRegisterName& n, uint64_t reg) {
 // A register operation whose register the target names: " X2+8" and the like; false when the
 // operation is no register operation or the target names no such register (the operands then
 // print as numbers).
-bool namedRegister(const Operation& o, const DisplayOptions& opt, Sink& out) {
-  uint64_t reg = 0;
-  if (!registerOf(o, reg)) return false;
+bool namedRegister(const Operation& o, RegisterUse use, const DisplayOptions& opt, Sink& out) {
+  if (use == RegisterUse::None) return false;
+  uint64_t reg = use == RegisterUse::Implicit        ? uint64_t(o.op) - uint64_t(Op::reg0)
+                 : use == RegisterUse::ImplicitBased ? uint64_t(o.op) - uint64_t(Op::breg0)
+                                                     : o.u[0];
   const DwarfRegisterName* n = findRegisterName(opt.registers, reg);
   if (!n) return false;
   putRegisterName(out, *n, reg);
-  if (o.op == Op::bregx || o.op == Op::LLVM_aspace_bregx ||
-      (o.op >= Op::breg0 && o.op <= Op::breg31))
-    out.dec(o.s, true);
-  if (o.op == Op::regval_type) baseType(out, o.op, o.u[1]);
+  if (use == RegisterUse::ImplicitBased || use == RegisterUse::OperandBased) out.dec(o.s, true);
+  if (use == RegisterUse::OperandTyped) baseType(out, o.op, o.u[1]);
   return true;
 }
 
@@ -231,14 +248,16 @@ template <Form F> void blockBytes(Sink& out, std::span<const uint8_t> bytes) {
 }
 
 template <Form F>
-void operation(const Expression& e, const Operation& o, const OpInfo& info, const Names& names,
-               const DisplayOptions* opt, Sink& out) {
+void operation(const Expression& e, const Operation& o, const OpInfo& info, const OpTable& table,
+               bool user, const DisplayOptions* opt, Sink& out) {
   if constexpr (F == Form::Display) {
-    if (info.extension && opt->encoding == ExtEncoding::User) out.put("DW_OP_LLVM_user ");
-    names.put(out, o.op);
-    if (namedRegister(o, *opt, out)) return;
+    if (user)
+      table.putUser(out, o.op);
+    else
+      table.putPlain(out, o.op);
+    if (namedRegister(o, table.registers(o.op), *opt, out)) return;
   } else {
-    names.put(out, o.op);
+    table.putPlain(out, o.op);
   }
   for (int k = 0; k < 2; ++k) {
     switch (info.operand[k]) {
@@ -286,15 +305,17 @@ template <Form F>
 void appendRange(const Expression& e, size_t first, size_t last, const DisplayOptions* opt,
                  std::string& s) {
   Sink out(s);
-  const OpInfo* table = allOps().data();
-  const Names& names = dwarf::names();
+  const OpInfo* infos = allOps().data();
+  const OpTable& table = opTable();
+  // The display form in the user encoding: "DW_OP_LLVM_user " before extension operations.
+  bool user = F == Form::Display && opt->encoding == ExtEncoding::User;
   detail::SmallStack<size_t, 16> ends; // the ends of the open nested expressions
   bool lead = true;
   for (size_t i = first; i < last; ++i) {
     if (!lead) out.put(", ");
     lead = false;
     const Operation& o = e.ops[i];
-    operation<F>(e, o, table[size_t(o.op)], names, opt, out);
+    operation<F>(e, o, infos[size_t(o.op)], table, user, opt, out);
     if (e.ops[i].op == Op::entry_value) {
       ends.push(e.endOf(i));
       lead = true;
