@@ -42,6 +42,38 @@ constexpr size_t kOpCount = 0
 #include "abikit/dwarf_ops.def"
     ;
 
+// Byte i of the result: nibble i of x (nibble 0 the least significant).
+constexpr uint64_t spreadNibbles(uint32_t x) {
+  uint64_t w = x;
+  w = (w | (w << 16)) & 0x0000ffff0000ffffULL;
+  w = (w | (w << 8)) & 0x00ff00ff00ff00ffULL;
+  return (w | (w << 4)) & 0x0f0f0f0f0f0f0f0fULL;
+}
+
+// Eight nibbles (one a byte, the most significant first in memory) as lowercase hex digits.
+void storeHexDigits(char* to, uint64_t nibbles) {
+  uint64_t letters = ((nibbles + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL; // 10-15
+  uint64_t ascii = nibbles + 0x3030303030303030ULL + letters * ('a' - '0' - 10);
+  std::memcpy(to, &ascii, 8);
+}
+
+uint64_t byteSwap(uint64_t x) {
+  x = ((x & 0x00ff00ff00ff00ffULL) << 8) | ((x >> 8) & 0x00ff00ff00ff00ffULL);
+  x = ((x & 0x0000ffff0000ffffULL) << 16) | ((x >> 16) & 0x0000ffff0000ffffULL);
+  return (x << 32) | (x >> 32);
+}
+
+// The 16 hexadecimal digits of v, the most significant first, at to[0, 16).
+void hexDigits(char* to, uint64_t v) {
+  uint64_t hi = spreadNibbles(uint32_t(v >> 32)), lo = spreadNibbles(uint32_t(v));
+  if constexpr (std::endian::native == std::endian::little) {
+    hi = byteSwap(hi);
+    lo = byteSwap(lo);
+  }
+  storeHexDigits(to, hi);
+  storeHexDigits(to + 8, lo);
+}
+
 // Appends to a std::string through a stack buffer. Every write makes its own room (a pointer
 // compare); pieces longer than the buffer go straight to the string.
 class Sink {
@@ -82,7 +114,10 @@ public:
     *p++ = 'x';
     int digits = v ? (67 - std::countl_zero(v)) / 4 : 1;
     if (digits < width) digits = width;
-    for (int i = digits - 1; i >= 0; --i, v >>= 4) p[i] = kDigits[v & 15];
+    // All 16 digits at once, then the last `digits` of them as one fixed-size copy.
+    char all[32] = {};
+    hexDigits(all, v);
+    std::memcpy(p, all + 16 - digits, 16);
     p_ = p + digits;
   }
   // "%d" or, with `plus`, "%+d".
