@@ -138,6 +138,13 @@ private:
   char buf_[kSize];
 };
 
+// Whether operand k of `op` is the DIE offset of a base type (the second operand of regval_type,
+// deref_type, xderef_type; the first of const_type, convert, reinterpret).
+bool isBaseTypeOperand(Op op, int k) {
+  if (k == 1) return op == Op::regval_type || op == Op::deref_type || op == Op::xderef_type;
+  return op == Op::const_type || op == Op::convert || op == Op::reinterpret;
+}
+
 // How a register operation names its register (display form).
 enum class RegisterUse : uint8_t {
   None,
@@ -147,6 +154,22 @@ enum class RegisterUse : uint8_t {
   OperandBased,  // bregx, aspace_bregx: the first operand, then the signed offset
   OperandTyped,  // regval_type: the first operand, then the base type
 };
+
+// The walker's first dispatch, by Op: the common operations print without the operand loop
+// (which handles the rest, the same in both forms).
+enum class Shape : uint8_t {
+  Name,         // no operand, no register
+  RegImplicit,  // DW_OP_reg0-31
+  BregImplicit, // DW_OP_breg0-31: the register, then the signed offset
+  Unsigned,     // one unsigned operand, neither a register nor a base type
+  Signed,       // one signed operand
+  Operands,     // anything else: the operand loop
+};
+
+bool isSignedKind(OperandKind k) {
+  return k == OperandKind::S1 || k == OperandKind::S2 || k == OperandKind::S4 ||
+         k == OperandKind::S8 || k == OperandKind::Sleb;
+}
 
 // What the walker reads per operation, by Op: the name padded to a fixed width (so that a name
 // is one fixed-size copy), the display form's name of a DW_OP_LLVM_user operation (with the
@@ -166,6 +189,7 @@ public:
       info.name.copy(user_[i].text + prefix.size(), info.name.size());
       user_[i].size = uint8_t(prefix.size() + info.name.size());
       registers_[i] = registerUse(info.op);
+      shapes_[i] = shapeOf(info, registers_[i]);
     }
   }
   // The name as the canonical text has it (display: in the legacy and seed-draft encodings).
@@ -173,6 +197,7 @@ public:
   // The name as the display form has it in the user encoding.
   void putUser(Sink& out, Op op) const { put(out, user_[size_t(op)]); }
   RegisterUse registers(Op op) const { return registers_[size_t(op)]; }
+  Shape shape(Op op) const { return shapes_[size_t(op)]; }
 
 private:
   struct Padded {
@@ -202,7 +227,20 @@ private:
   }
   Padded plain_[kOpCount];
   Padded user_[kOpCount];
+  static Shape shapeOf(const OpInfo& info, RegisterUse use) {
+    OperandKind a = info.operand[0], b = info.operand[1];
+    if (use == RegisterUse::Implicit) return Shape::RegImplicit;
+    if (use == RegisterUse::ImplicitBased) return Shape::BregImplicit;
+    if (use != RegisterUse::None || b != OperandKind::None) return Shape::Operands;
+    if (a == OperandKind::None) return Shape::Name;
+    if (isSignedKind(a)) return info.op == Op::LLVM_aspace_bregx ? Shape::Operands : Shape::Signed;
+    if (a == OperandKind::Expr || a == OperandKind::Block || a == OperandKind::BlockU1 ||
+        isBaseTypeOperand(info.op, 0))
+      return Shape::Operands;
+    return Shape::Unsigned;
+  }
   RegisterUse registers_[kOpCount];
+  Shape shapes_[kOpCount];
 };
 
 const OpTable& opTable() {
@@ -222,13 +260,6 @@ void baseType(Sink& out, Op op, uint64_t die) {
   out.put(" (");
   out.hex(die, false, 8);
   out.put(')');
-}
-
-// Whether operand k of `op` is the DIE offset of a base type (the second operand of regval_type,
-// deref_type, xderef_type; the first of const_type, convert, reinterpret).
-bool isBaseTypeOperand(Op op, int k) {
-  if (k == 1) return op == Op::regval_type || op == Op::deref_type || op == Op::xderef_type;
-  return op == Op::const_type || op == Op::convert || op == Op::reinterpret;
 }
 
 // " NAME".
@@ -290,10 +321,33 @@ void operation(const Expression& e, const Operation& o, const OpInfo& info, cons
       table.putUser(out, o.op);
     else
       table.putPlain(out, o.op);
-    if (namedRegister(o, table.registers(o.op), *opt, out)) return;
   } else {
     table.putPlain(out, o.op);
   }
+  switch (table.shape(o.op)) {
+  case Shape::Name:
+    return;
+  case Shape::Unsigned:
+    out.hex(o.u[0]);
+    return;
+  case Shape::Signed:
+    out.put(' ');
+    out.dec(o.s, F == Form::Display);
+    return;
+  case Shape::RegImplicit:
+    if constexpr (F == Form::Display) namedRegister(o, RegisterUse::Implicit, *opt, out);
+    return;
+  case Shape::BregImplicit:
+    if constexpr (F == Form::Display)
+      if (namedRegister(o, RegisterUse::ImplicitBased, *opt, out)) return;
+    out.put(' ');
+    out.dec(o.s, F == Form::Display);
+    return;
+  case Shape::Operands:
+    break;
+  }
+  if constexpr (F == Form::Display)
+    if (namedRegister(o, table.registers(o.op), *opt, out)) return;
   for (int k = 0; k < 2; ++k) {
     switch (info.operand[k]) {
     case OperandKind::None:
