@@ -104,6 +104,13 @@ public:
     std::memcpy(p, s.data(), s.size());
     p_ = p + s.size();
   }
+  // A few characters (register names): a loop, cheaper than a call for one or two.
+  void putShort(std::string_view s) {
+    if (s.size() > 32) return put(s);
+    char* p = room(32);
+    for (char c : s) *p++ = c;
+    p_ = p;
+  }
   template <size_t N> void put(const char (&s)[N]) { put(std::string_view(s, N - 1)); }
 
   // " 0x%x" (with `lead`) or "0x%x", at least `width` digits.
@@ -265,9 +272,9 @@ void baseType(Sink& out, Op op, uint64_t die) {
 // " NAME".
 void putRegisterName(Sink& out, const DwarfRegisterName& n, uint64_t reg) {
   out.put(' ');
-  out.put(n.prefix);
+  out.putShort(n.prefix);
   if (n.numbered) out.dec(uint64_t(n.index0) + (reg - n.first));
-  out.put(n.suffix);
+  out.putShort(n.suffix);
 }
 
 // A register operation whose register the target names: " X2+8" and the like; false when the
