@@ -1,12 +1,45 @@
 // DWARF expressions: decoding, decoding and printing the llvm-dwarfdump-22 display form, the
 // canonical text, parsing it, and encoding, over 10,000 generated expressions (the generator of
 // the round-trip tests: every operation of the user encoding, LEB128 edge values, blocks, nested
-// entry_values). Items are expressions; bytes are the encoded expressions' bytes. The comparison
-// with llvm-dwarfdump-22 on the same expressions: docs/dwarf.md, "Speed".
+// entry_values). Items are expressions; bytes are the encoded expressions' bytes. The *Append
+// benchmarks print into one reused string (the appending toDisplay/toText); their counter
+// allocs/expr counts the heap allocations per expression (a counting operator new below).
+//   abikit_bench_dwarf --write-asm PATH [N]   the first N (default 10,000) expressions of the same
+//                                             generator as exprlocs in a riscv64 .debug_info, for
+//                                             llvm-mc-22 (bench/dwarf_vs_dwarfdump.sh)
+// The comparison with llvm-dwarfdump-22 on the same expressions: bench/dwarf_vs_dwarfdump.sh and
+// docs/dwarf.md, "Speed".
+#include "../tests/support/dwarf_expr_asm.h"
 #include "../tests/support/dwarf_expr_gen.h"
 #include "abikit/dwarf.h"
 
+#include <atomic>
 #include <benchmark/benchmark.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace {
+std::atomic<uint64_t> g_allocations{0};
+}
+
+// The replaced operators pair malloc with free; GCC's -Wmismatched-new-delete sees operator new
+// and free() in one inlined function and does not know they are these replacements.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+void* operator new(size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, size_t) noexcept {
+  std::free(p);
+}
 
 namespace {
 
@@ -18,10 +51,10 @@ struct Corpus {
   std::vector<std::string> texts;
   size_t total = 0;
   DisplayOptions display;
-  Corpus() {
+  explicit Corpus(size_t count = 10000) {
     abikit::test::ExprGenOptions o;
     abikit::test::ExprGenerator gen(1, o);
-    for (int i = 0; i < 10000; ++i) {
+    for (size_t i = 0; i < count; ++i) {
       Expression e = gen.next();
       bytes.push_back(encode(e, format));
       texts.push_back(toText(e));
@@ -42,6 +75,21 @@ const Corpus& corpus() {
 void report(benchmark::State& state, const Corpus& c) {
   state.SetItemsProcessed(int64_t(state.iterations() * c.bytes.size()));
   state.SetBytesProcessed(int64_t(state.iterations() * c.total));
+}
+
+// Heap allocations per expression over the timed loop (the first pass warms the buffers up).
+void reportAllocations(benchmark::State& state, const Corpus& c, uint64_t before) {
+  double n = double(std::max<int64_t>(int64_t(state.iterations()), 1)) * double(c.bytes.size());
+  state.counters["allocs/expr"] = double(g_allocations.load() - before) / n;
+}
+
+// Decodes and prints every expression into `e` and `s`: the warm-up of the *Append benchmarks.
+template <class Print> void warmUp(const Corpus& c, Expression& e, std::string& s, Print print) {
+  for (const auto& b : c.bytes) {
+    decode(b, c.format, e);
+    s.clear();
+    print(e, s);
+  }
 }
 
 void BM_DwarfDecode(benchmark::State& state) {
@@ -82,6 +130,44 @@ void BM_DwarfDecodeText(benchmark::State& state) {
 }
 BENCHMARK(BM_DwarfDecodeText);
 
+void BM_DwarfDecodeDisplayAppend(benchmark::State& state) {
+  const Corpus& c = corpus();
+  Expression e;
+  std::string s;
+  auto print = [&](const Expression& x, std::string& out) { toDisplay(x, c.display, out); };
+  warmUp(c, e, s, print);
+  uint64_t before = g_allocations.load();
+  for (auto _ : state)
+    for (const auto& b : c.bytes) {
+      decode(b, c.format, e);
+      s.clear();
+      print(e, s);
+      benchmark::DoNotOptimize(s.data());
+    }
+  reportAllocations(state, c, before);
+  report(state, c);
+}
+BENCHMARK(BM_DwarfDecodeDisplayAppend);
+
+void BM_DwarfDecodeTextAppend(benchmark::State& state) {
+  const Corpus& c = corpus();
+  Expression e;
+  std::string s;
+  auto print = [](const Expression& x, std::string& out) { toText(x, out); };
+  warmUp(c, e, s, print);
+  uint64_t before = g_allocations.load();
+  for (auto _ : state)
+    for (const auto& b : c.bytes) {
+      decode(b, c.format, e);
+      s.clear();
+      print(e, s);
+      benchmark::DoNotOptimize(s.data());
+    }
+  reportAllocations(state, c, before);
+  report(state, c);
+}
+BENCHMARK(BM_DwarfDecodeTextAppend);
+
 void BM_DwarfParseEncode(benchmark::State& state) {
   const Corpus& c = corpus();
   std::vector<uint8_t> out;
@@ -95,3 +181,22 @@ void BM_DwarfParseEncode(benchmark::State& state) {
 BENCHMARK(BM_DwarfParseEncode);
 
 } // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 3 && std::strcmp(argv[1], "--write-asm") == 0) {
+    Corpus c(argc >= 4 ? size_t(std::strtoull(argv[3], nullptr, 10)) : 10000);
+    std::string s =
+        abikit::test::exprlocAssembly(c.format.address_size, c.format.offset_size == 8, c.bytes);
+    FILE* f = std::fopen(argv[2], "wb");
+    if (!f || std::fwrite(s.data(), 1, s.size(), f) != s.size() || std::fclose(f)) {
+      std::perror(argv[2]);
+      return 1;
+    }
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -169,6 +169,10 @@ void encode(const Expression& expr, const ExprFormat& format, std::vector<uint8_
 std::string toText(const Expression& expr);
 /// The canonical text of ops[i] alone (with its nested expression for entry_value).
 std::string opText(const Expression& expr, size_t i);
+/// The same appended to `out` (not cleared first): with a reused string, no allocation once it
+/// has the capacity.
+void toText(const Expression& expr, std::string& out);
+void opText(const Expression& expr, size_t i, std::string& out);
 /// Reads the canonical text. Throws ExprError (Syntax, with the 1-based column).
 Expression parseText(std::string_view text);
 
@@ -188,6 +192,10 @@ DisplayOptions displayOptionsFor(const Target& target, ExtEncoding encoding);
 /// valid one in a unit at offset 0: "(0x0000000d)".
 std::string toDisplay(const Expression& expr, const DisplayOptions& options);
 std::string opDisplay(const Expression& expr, size_t i, const DisplayOptions& options);
+/// The same appended to `out` (not cleared first): with a reused string, no allocation once it
+/// has the capacity.
+void toDisplay(const Expression& expr, const DisplayOptions& options, std::string& out);
+void opDisplay(const Expression& expr, size_t i, const DisplayOptions& options, std::string& out);
 /// The name llvm-dwarfdump-22 gives DWARF register `reg` ("" when it prints the number).
 std::string registerDisplayName(std::span<const DwarfRegisterName> names, uint64_t reg);
 

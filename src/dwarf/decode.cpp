@@ -4,6 +4,7 @@
 // the byte offset of the operation that fails.
 #include "abikit/dwarf.h"
 #include "bytes.h"
+#include "small_stack.h"
 
 #include <array>
 #include <cstdint>
@@ -59,7 +60,14 @@ std::string hexByte(unsigned b) {
 class Decoder {
 public:
   Decoder(std::span<const uint8_t> bytes, const ExprFormat& format, Expression& out)
-      : r_(bytes, format.endian), format_(format), out_(out), tables_(codeTables()) {}
+      : r_(bytes, format.endian), format_(format), out_(out), tables_(codeTables()),
+        ops_(allOps().data()) {}
+
+  // After a failure: out holds the operations before the one that failed.
+  void dropPartial() {
+    if (partial_) out_.ops.pop_back();
+    partial_ = false;
+  }
 
   void run() {
     while (true) {
@@ -79,12 +87,15 @@ private:
     Operation& e = out_.ops[scopes_.back().op];
     e.u[1] = out_.ops.size() - scopes_.back().op - 1;
     e.size = uint32_t(scopes_.back().end - e.offset);
-    scopes_.pop_back();
+    scopes_.pop();
     r_.setLimit(scopes_.empty() ? r_.fullSize() : scopes_.back().end);
   }
 
   void check(ReadStatus s, const OpInfo& info, const char* what) {
-    if (s == ReadStatus::Ok) return;
+    if (s != ReadStatus::Ok) [[unlikely]]
+      readFailed(s, info, what);
+  }
+  [[noreturn]] void readFailed(ReadStatus s, const OpInfo& info, const char* what) {
     std::string where = scopes_.empty() ? "the expression" : "the DW_OP_entry_value expression";
     if (s == ReadStatus::Truncated)
       fail(ExprErrorKind::Truncated, start_,
@@ -117,17 +128,20 @@ private:
            "opcode " + hexByte(unsigned(code)) + " is no operation in the " +
                std::string(extEncodingName(format_.encoding)) + " encoding");
     }
-    const OpInfo& info = opInfo(Op(id));
-    Operation op;
+    const OpInfo& info = ops_[size_t(id)];
+    // Built in place (a copy from the stack costs more than the rest of the operation): until
+    // its operands are read, it is the partial operation dropPartial() removes.
+    size_t index = out_.ops.size();
+    Operation& op = out_.ops.emplace_back();
+    partial_ = true;
     op.op = info.op;
     op.depth = uint32_t(scopes_.size());
     op.offset = uint32_t(start_);
-    size_t index = out_.ops.size();
     for (int i = 0; i < 2; ++i) operand(info, i, op);
     op.size = uint32_t(r_.pos() - start_);
-    out_.ops.push_back(op);
+    partial_ = false;
     if (info.op == Op::entry_value) {
-      scopes_.push_back({index, r_.pos() + size_t(op.u[0])});
+      scopes_.push({index, r_.pos() + size_t(op.u[0])});
       r_.setLimit(scopes_.back().end);
     }
   }
@@ -199,8 +213,10 @@ private:
   const ExprFormat& format_;
   Expression& out_;
   const CodeTables& tables_;
-  std::vector<Scope> scopes_;
+  const OpInfo* ops_; // the operation table, indexed by Op
+  detail::SmallStack<Scope, 16> scopes_;
   size_t start_ = 0;
+  bool partial_ = false;
 };
 
 } // namespace
@@ -210,7 +226,13 @@ void decode(std::span<const uint8_t> bytes, const ExprFormat& format, Expression
   checkFormat(format);
   if (bytes.size() > std::numeric_limits<uint32_t>::max())
     throw Error(ErrorKind::Input, "a DWARF expression of 4 GiB or more is not supported");
-  Decoder(bytes, format, out).run();
+  Decoder d(bytes, format, out);
+  try {
+    d.run();
+  } catch (...) {
+    d.dropPartial();
+    throw;
+  }
 }
 
 Expression decode(std::span<const uint8_t> bytes, const ExprFormat& format) {

@@ -1,8 +1,9 @@
-// Operations ↔ the canonical text form (reference dwarf.md §1.5): "DW_OP_bregx 0x5 -8,
+// The canonical text form (reference dwarf.md §1.5) → operations: "DW_OP_bregx 0x5 -8,
 // DW_OP_entry_value (DW_OP_reg5), DW_OP_implicit_value 0x2 [12 34]". Unsigned operands in
 // lowercase hexadecimal, signed ones in decimal, blocks in brackets, nested expressions in
 // parentheses; extension operations by their DW_OP_LLVM_* names, whatever their encoding.
-// Printing and parsing are iterative (no recursion on the nesting depth).
+// Parsing is iterative (no recursion on the nesting depth). Printing is print.cpp's walker,
+// shared with the display form; toText/opText here wrap its appending functions.
 #include "abikit/dwarf.h"
 
 #include <charconv>
@@ -12,73 +13,9 @@ namespace abikit::dwarf {
 
 namespace {
 
-void appendHex(std::string& out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
-  out += "0x";
-  out.append(buf, r.ptr);
-}
-
-void appendDec(std::string& out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-void appendBytes(std::string& out, std::span<const uint8_t> bytes) {
-  static const char kDigits[] = "0123456789abcdef";
-  out += '[';
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (i) out += ' ';
-    out += kDigits[bytes[i] >> 4];
-    out += kDigits[bytes[i] & 15];
-  }
-  out += ']';
-}
-
 bool isSigned(OperandKind k) {
   return k == OperandKind::S1 || k == OperandKind::S2 || k == OperandKind::S4 ||
          k == OperandKind::S8 || k == OperandKind::Sleb;
-}
-
-// Prints ops[first, last) (a whole nesting level), "(" after each entry_value and ")" where its
-// nested operations end.
-void printRange(const Expression& e, size_t first, size_t last, std::string& out) {
-  std::vector<size_t> ends;
-  bool lead = true;
-  for (size_t i = first; i < last; ++i) {
-    const Operation& op = e.ops[i];
-    const OpInfo& info = opInfo(op.op);
-    if (!lead) out += ", ";
-    lead = false;
-    out += info.name;
-    for (int k = 0; k < 2; ++k) {
-      OperandKind kind = info.operand[k];
-      if (kind == OperandKind::None) break;
-      out += ' ';
-      if (kind == OperandKind::Expr) {
-        out += '(';
-        ends.push_back(e.endOf(i));
-        lead = true;
-      } else if (kind == OperandKind::Block) {
-        appendHex(out, op.u[k]);
-        out += ' ';
-        appendBytes(out, e.blockOf(op, k));
-      } else if (kind == OperandKind::BlockU1) {
-        appendBytes(out, e.blockOf(op, k));
-      } else if (isSigned(kind)) {
-        appendDec(out, op.s);
-      } else {
-        appendHex(out, op.u[k]);
-      }
-    }
-    while (!ends.empty() && ends.back() == i + 1) {
-      out += ')';
-      ends.pop_back();
-      lead = false;
-    }
-  }
-  for (; !ends.empty(); ends.pop_back()) out += ')'; // a list cut short: still balanced
 }
 
 // ----- the parser -------------------------------------------------------------------------------
@@ -269,13 +206,13 @@ private:
 
 std::string toText(const Expression& expr) {
   std::string out;
-  printRange(expr, 0, expr.ops.size(), out);
+  toText(expr, out);
   return out;
 }
 
 std::string opText(const Expression& expr, size_t i) {
   std::string out;
-  printRange(expr, i, expr.endOf(i), out);
+  opText(expr, i, out);
   return out;
 }
 

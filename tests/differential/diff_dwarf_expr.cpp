@@ -14,6 +14,7 @@
 //  - it loses the ")" of a DW_OP_entry_value whose nested expression has several operations (the
 //    comparison is over the flat list of operations, parentheses dropped).
 // CI: 2,000 expressions and 300 malformed strings; tests/differential/run --count N for more.
+#include "../support/dwarf_expr_asm.h"
 #include "../support/dwarf_expr_gen.h"
 #include "abikit/dwarf.h"
 #include "oracle.h"
@@ -52,47 +53,11 @@ Target targetOf(const Config& c) {
   return resolveTarget(o);
 }
 
-size_t headerSize(bool dwarf64) {
-  return dwarf64 ? 24 : 12;
-}
-
-// The base-type DIEs every unit has (DW_ATE_unsigned, 4 bytes, no name): their unit offsets.
-std::vector<uint64_t> baseTypeOffsets(bool dwarf64) {
-  size_t h = headerSize(dwarf64);
-  return {h + 1, h + 4, h + 7};
-}
-
-// An assembly file whose .debug_info holds one DW_TAG_variable per expression.
-std::string assembly(const Config& c, const std::vector<std::vector<uint8_t>>& exprs) {
-  std::ostringstream s;
-  s << "\t.section .debug_abbrev,\"\",@progbits\n"
-    << "\t.byte 1,0x11,1,0,0\n"                     // compile_unit, children
-    << "\t.byte 2,0x34,0,0x02,0x18,0,0\n"           // variable: DW_AT_location exprloc
-    << "\t.byte 3,0x24,0,0x3e,0x0b,0x0b,0x0b,0,0\n" // base_type: encoding, byte_size
-    << "\t.byte 0\n"
-    << "\t.section .debug_info,\"\",@progbits\n";
-  if (c.dwarf64)
-    s << "\t.long 0xffffffff\n\t.quad .Lend-.Lstart\n";
-  else
-    s << "\t.long .Lend-.Lstart\n";
-  s << ".Lstart:\n\t.short 5\n\t.byte 1\n\t.byte " << int(c.address_size) << "\n"
-    << (c.dwarf64 ? "\t.quad 0\n" : "\t.long 0\n") << "\t.byte 1\n";
-  for (int i = 0; i < 3; ++i) s << "\t.byte 3,7,4\n";
-  for (const auto& e : exprs) {
-    s << "\t.byte 2\n\t.uleb128 " << e.size() << "\n";
-    for (size_t i = 0; i < e.size(); ++i)
-      s << (i % 32 == 0 ? "\t.byte " : ",") << int(e[i])
-        << (i % 32 == 31 || i + 1 == e.size() ? "\n" : "");
-  }
-  s << "\t.byte 0\n.Lend:\n";
-  return s.str();
-}
-
 // llvm-dwarfdump-22's text of every DW_AT_location, in order.
 std::vector<std::string> dumpLocations(const Config& c,
                                        const std::vector<std::vector<uint8_t>>& exprs) {
   oracle::ScratchDir dir;
-  dir.write("e.s", assembly(c, exprs));
+  dir.write("e.s", test::exprlocAssembly(c.address_size, c.dwarf64, exprs));
   std::vector<std::string> mc = {
       "llvm-mc-22",   "-triple=" + std::string(c.triple), "-filetype=obj", dir.file("e.s"), "-o",
       dir.file("e.o")};
@@ -254,7 +219,7 @@ TEST(DiffDwarfExpr, DisplayAgreesWithLlvmDwarfdump22) {
     test::ExprGenOptions o;
     o.format.address_size = c.address_size;
     o.format.offset_size = c.dwarf64 ? 8 : 4;
-    std::vector<uint64_t> bases = baseTypeOffsets(c.dwarf64);
+    std::vector<uint64_t> bases = test::exprlocBaseTypeOffsets(c.dwarf64);
     o.base_types = bases;
     test::ExprGenerator gen(seed * 1000 + ci, o);
     DisplayOptions d = displayOptionsFor(target, ExtEncoding::User);
@@ -303,7 +268,7 @@ TEST(DiffDwarfExpr, MalformedBytesFailWhereLlvmDwarfdump22Does) {
   Target target = targetOf(c);
   test::ExprGenOptions o;
   o.format.address_size = c.address_size;
-  std::vector<uint64_t> bases = baseTypeOffsets(false);
+  std::vector<uint64_t> bases = test::exprlocBaseTypeOffsets(false);
   o.base_types = bases;
   // Prefixes llvm-dwarfdump-22 decodes as abikit does.
   for (Op op : test::encodableOps(o.format))
