@@ -13,7 +13,7 @@ if [ "$mode" = test ]; then
   # Oracles (clang/llc 14, GCC for RISC-V), test and benchmark libraries, fuzzing runtime, and
   # real C library headers for the front-end's differential test (picolibc and glibc for RISC-V).
   # llvm-22: llvm-dwarfdump-22 and llvm-mc-22, the only decoder of every DW_OP_LLVM_user operation.
-  want clang-14 llvm-14 lld-14 llvm-22 libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev \
+  want clang-14 llvm-14 lld-14 llvm-22 lld-22 libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev \
        gcc-riscv64-unknown-elf clang-format-14 picolibc-riscv64-unknown-elf libc6-dev-riscv64-cross
   # Variable locations against gdb: RISC-V programs from clang-14/19/22 and GCC run under
   # qemu-user with gdb-multiarch attached. lld-14 cannot link the debug info of clang 19 and 22
