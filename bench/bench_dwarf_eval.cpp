@@ -5,6 +5,7 @@
 #include "abikit/dwarf.h"
 #include "abikit/dwarf_eval.h"
 #include "abikit/target.h"
+#include "alloc_counter.h"
 
 #include <atomic>
 #include <benchmark/benchmark.h>
@@ -12,26 +13,7 @@
 #include <cstring>
 #include <new>
 
-namespace {
-std::atomic<uint64_t> g_allocations{0};
-}
-
-// The replaced operators pair malloc with free; GCC's -Wmismatched-new-delete sees operator new
-// and free() in one inlined function and does not know they are these replacements.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void* operator new(size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, size_t) noexcept {
-  std::free(p);
-}
+using abikit::bench::g_allocations;
 
 namespace {
 

@@ -365,7 +365,8 @@ TEST(DwarfGdb, VariablesAndFramesMatchGdb) {
     }
   }
   if (runs == 0) GTEST_SKIP() << "no RISC-V compiler installed";
-  std::printf("dwarf-gdb: %u runs (%u ended by a gdb internal error), %llu stops; %llu checks: %llu values, %llu partial, %llu "
+  std::printf("dwarf-gdb: %u runs (%u ended by a gdb internal error), %llu stops; %llu checks: "
+              "%llu values, %llu partial, %llu "
               "optimized out, %llu constants, %llu CFAs, %llu saved-register sets\n",
               runs, gdb_crashes, (unsigned long long)t.stops, (unsigned long long)t.checks(),
               (unsigned long long)t.value_checks, (unsigned long long)t.partial_checks,
