@@ -81,8 +81,10 @@ struct DwarfVariablesReport {
   };
   std::vector<Variable> variables;
 };
-std::string dwarfVariablesJson(const DwarfTargetInfo& target, const DwarfVariablesReport& report);
-std::string dwarfVariablesText(const DwarfTargetInfo& target, const DwarfVariablesReport& report);
+/// Registers by their assembler names where the target has one ("a0", "s33"), else by DWARF
+/// name.
+std::string dwarfVariablesJson(const Target& target, const DwarfVariablesReport& report);
+std::string dwarfVariablesText(const Target& target, const DwarfVariablesReport& report);
 
 /// "e9 02": bytes as lowercase two-digit hex separated by single spaces.
 std::string hexBytes(std::span<const uint8_t> bytes);

@@ -47,8 +47,10 @@ struct TargetOptions {
   std::string mcpu;            // -mcpu (AMDGPU target-id features allowed: gfx90a:xnack+)
   std::string mcmodel;         // -mcmodel (RISC-V: medlow, medany, large)
   int code_object_version = 0; // -mcode-object-version (AMDGPU); 0 = default
-  bool msupervisor = false;    // IPU: -msupervisor
-  bool mworker = false;        // IPU: -mworker (both flags: code runs in both modes)
+  int wavefront_size = 0;   // -mwavefrontsize64 (64) / -mno-wavefrontsize64 (32), AMDGPU; 0 = the
+                            // processor's default
+  bool msupervisor = false; // IPU: -msupervisor
+  bool mworker = false;     // IPU: -mworker (both flags: code runs in both modes)
   AbiVariant abi_variant = AbiVariant::Compiler;
 };
 

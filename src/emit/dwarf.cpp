@@ -309,8 +309,12 @@ namespace abikit {
 
 namespace {
 
-std::string registerName(const DwarfTargetInfo& t, uint32_t reg) {
-  const DwarfRegisterRange* r = t.findRegister(reg);
+// The assembler name of the register with DWARF number `reg` ("a0", "s33", "v7"), else its
+// DWARF name ("VGPR300", "csr5"), else "reg<N>".
+std::string registerName(const Target& t, uint32_t reg) {
+  for (const RegisterInfo& r : t.registers)
+    if (r.dwarf >= 0 && uint32_t(r.dwarf) == reg) return std::string(r.name);
+  const DwarfRegisterRange* r = t.dwarf.findRegister(reg);
   return r ? dwarfRegisterName(*r, reg) : "reg" + std::to_string(reg);
 }
 
@@ -321,7 +325,7 @@ std::string hex64(uint64_t v) {
 }
 
 template <class J>
-void placeJson(J& j, const DwarfTargetInfo& t, const dwarf::Place& p, const std::string& text) {
+void placeJson(J& j, const Target& t, const dwarf::Place& p, const std::string& text) {
   using K = dwarf::Place::Kind;
   j.beginObject();
   switch (p.kind) {
@@ -331,7 +335,7 @@ void placeJson(J& j, const DwarfTargetInfo& t, const dwarf::Place& p, const std:
     break;
   case K::Memory:
     j.field("kind", "memory");
-    j.field("space", dwarfSpaceName(t, 0));
+    j.field("space", dwarfSpaceName(t.dwarf, 0));
     if (p.frame_base) {
       j.field("frame_base_offset", p.offset);
     } else if (p.has_reg) {
@@ -361,7 +365,7 @@ void placeJson(J& j, const DwarfTargetInfo& t, const dwarf::Place& p, const std:
   j.endObject();
 }
 
-std::string placeText(const DwarfTargetInfo& t, const dwarf::Place& p, const std::string& text) {
+std::string placeText(const Target& t, const dwarf::Place& p, const std::string& text) {
   using K = dwarf::Place::Kind;
   std::string s;
   switch (p.kind) {
@@ -369,7 +373,7 @@ std::string placeText(const DwarfTargetInfo& t, const dwarf::Place& p, const std
     s = "register " + registerName(t, p.reg);
     break;
   case K::Memory:
-    s = "memory " + dwarfSpaceName(t, 0) + " ";
+    s = "memory " + dwarfSpaceName(t.dwarf, 0) + " ";
     if (p.frame_base)
       s += "frame_base" + std::string(p.offset < 0 ? "" : "+") + std::to_string(p.offset);
     else if (p.has_reg)
@@ -396,7 +400,7 @@ std::string placeText(const DwarfTargetInfo& t, const dwarf::Place& p, const std
 
 } // namespace
 
-std::string dwarfVariablesJson(const DwarfTargetInfo& t, const DwarfVariablesReport& r) {
+std::string dwarfVariablesJson(const Target& t, const DwarfVariablesReport& r) {
   using VK = dwarf::VariableAt::Kind;
   detail::TextBuffer out;
   detail::JsonWriter<detail::kJsonCompact> j(out);
@@ -436,7 +440,7 @@ std::string dwarfVariablesJson(const DwarfTargetInfo& t, const DwarfVariablesRep
   return out.take();
 }
 
-std::string dwarfVariablesText(const DwarfTargetInfo& t, const DwarfVariablesReport& r) {
+std::string dwarfVariablesText(const Target& t, const DwarfVariablesReport& r) {
   using VK = dwarf::VariableAt::Kind;
   std::string s = hex64(r.address) + " in " + (r.function.empty() ? "?" : r.function) + "\n";
   for (const DwarfVariablesReport::Variable& v : r.variables) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <deque>
+#include <iterator>
 
 namespace abikit::detail {
 namespace {
@@ -222,13 +223,22 @@ struct RegSpec {
   bool flat_scratch; // GFX7 and later
 };
 
-enum class RegVariant : uint8_t { Gfx6, Gfx7, Gfx8, Gfx9, Gfx908, Gfx90a, Gfx10Wave32 };
+enum class RegVariant : uint8_t {
+  Gfx6,
+  Gfx7,
+  Gfx8,
+  Gfx9,
+  Gfx908,
+  Gfx90a,
+  Gfx10Wave32,
+  Gfx10Wave64
+};
 
 constexpr RegSpec kRegSpecs[] = {
     {104, 64, AmdgpuAgprs::None, false},        {104, 64, AmdgpuAgprs::None, true},
     {102, 64, AmdgpuAgprs::None, true},         {102, 64, AmdgpuAgprs::None, true},
     {102, 64, AmdgpuAgprs::AllClobbered, true}, {102, 64, AmdgpuAgprs::HighPreserved, true},
-    {106, 32, AmdgpuAgprs::None, true},
+    {106, 32, AmdgpuAgprs::None, true},         {106, 64, AmdgpuAgprs::None, true},
 };
 
 // VGPRs preserved across calls: v40-v47, v56-v63, ..., v248-v255 (8 of every 16 from v40).
@@ -362,12 +372,13 @@ std::span<const RegisterInfo> registersFor(RegVariant v) {
   static const RegTable kTables[] = {
       buildRegisters(kRegSpecs[0]), buildRegisters(kRegSpecs[1]), buildRegisters(kRegSpecs[2]),
       buildRegisters(kRegSpecs[3]), buildRegisters(kRegSpecs[4]), buildRegisters(kRegSpecs[5]),
-      buildRegisters(kRegSpecs[6]),
+      buildRegisters(kRegSpecs[6]), buildRegisters(kRegSpecs[7]),
   };
+  static_assert(std::size(kRegSpecs) == size_t(RegVariant::Gfx10Wave64) + 1);
   return kTables[size_t(v)].regs;
 }
 
-RegVariant variantFor(const AmdgpuProcessor* p) {
+RegVariant variantFor(const AmdgpuProcessor* p, unsigned wave) {
   if (!p) return RegVariant::Gfx6; // no -mcpu: LLVM's generic processor has the GFX6 ISA
   switch (gfxMajor(*p)) {
   case 6:
@@ -381,7 +392,7 @@ RegVariant variantFor(const AmdgpuProcessor* p) {
            : p->agprs == AmdgpuAgprs::HighPreserved ? RegVariant::Gfx90a
                                                     : RegVariant::Gfx9;
   default:
-    return RegVariant::Gfx10Wave32;
+    return wave == 64 ? RegVariant::Gfx10Wave64 : RegVariant::Gfx10Wave32;
   }
 }
 
@@ -744,6 +755,12 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   amd.xnack = id.xnack;
   amd.sramecc = id.sramecc;
   amd.wavefront_size = p ? p->default_wave_size : 64;
+  if (o.wavefront_size == 32 && !(p && p->supports_wave32))
+    targetError("-mno-wavefrontsize64: " +
+                (p ? "'" + std::string(p->name) + "'" : std::string("the generic processor")) +
+                " has no wave32 mode (GFX10 and later have)");
+  const unsigned default_wave = amd.wavefront_size;
+  if (o.wavefront_size) amd.wavefront_size = unsigned(o.wavefront_size);
 
   out.arch = "amdgcn";
   out.triple = "amdgcn-amd-amdhsa";
@@ -753,9 +770,11 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (p) out.spelling += " -mcpu=" + target_id;
   if (amd.code_object_version != 4)
     out.spelling += " -mcode-object-version=" + std::to_string(amd.code_object_version);
+  if (amd.wavefront_size != default_wave)
+    out.spelling += amd.wavefront_size == 64 ? " -mwavefrontsize64" : " -mno-wavefrontsize64";
   setDataModel(out.data);
 
-  out.registers = registersFor(variantFor(p));
+  out.registers = registersFor(variantFor(p, amd.wavefront_size));
   out.dwarf_register_names = kDwarfNames;
   out.dwarf = amdgpuDwarfInfo(amd.wavefront_size);
   out.stack.grows_down = false;

@@ -251,6 +251,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   rejectUnusedOption("DPU", "-mabi", o.mabi);
   rejectUnusedOption("DPU", "-mcmodel", o.mcmodel);
   if (o.code_object_version) targetError("-mcode-object-version is an AMDGPU option");
+  if (o.wavefront_size) targetError("-m[no-]wavefrontsize64 is an AMDGPU option");
   if (o.msupervisor || o.mworker) targetError("-msupervisor/-mworker are IPU options");
 
   // The triple's arch may carry the version (the driver rewrites dpu to dpuv1a/dpuv1b).

@@ -446,6 +446,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   rejectUnusedOption("IPU", "-mabi", o.mabi);
   rejectUnusedOption("IPU", "-mcmodel", o.mcmodel);
   if (o.code_object_version) targetError("-mcode-object-version is an AMDGPU option");
+  if (o.wavefront_size) targetError("-m[no-]wavefrontsize64 is an AMDGPU option");
   if (!oneOf(t.vendor, {"", "unknown", "graphcore"}) || !oneOf(t.os, {"", "unknown", "elf"}) ||
       !oneOf(t.env, {"", "unknown", "elf"}))
     targetError("unknown IPU triple '" + t.text +

@@ -271,6 +271,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   rejectUnusedOption("NVPTX", "-mabi", o.mabi);
   rejectUnusedOption("NVPTX", "-mcmodel", o.mcmodel);
   if (o.code_object_version) targetError("-mcode-object-version is an AMDGPU option");
+  if (o.wavefront_size) targetError("-m[no-]wavefrontsize64 is an AMDGPU option");
   if (o.msupervisor || o.mworker) targetError("-msupervisor/-mworker are IPU options");
 
   const bool is64 = t.arch == "nvptx64";

@@ -607,6 +607,7 @@ std::string extensionMacroValue(const RiscvExtension& e) {
 
 void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (o.code_object_version) targetError("-mcode-object-version is an AMDGPU option");
+  if (o.wavefront_size) targetError("-m[no-]wavefrontsize64 is an AMDGPU option");
   if (o.msupervisor || o.mworker) targetError("-msupervisor/-mworker are IPU options");
   ParsedTriple pt = parseRiscvTriple(t);
   const unsigned xlen = pt.xlen;

@@ -228,13 +228,13 @@ const std::string kRv64 =
 TEST(DwarfCli, VariablesAt) {
   expectOut(runCli({"dwarf", kRv64, "--variables-at", "0x11218"}),
             "0x11218 in f\n"
-            "  parameter x (int): register x10   [DW_OP_reg10 X10]\n"
+            "  parameter x (int): register a0   [DW_OP_reg10 X10]\n"
             "  parameter y (long): computed: DW_OP_entry_value(DW_OP_reg11 X11), "
             "DW_OP_stack_value   [DW_OP_entry_value(DW_OP_reg11 X11), DW_OP_stack_value]\n"
-            "  parameter s (struct S): optimized out (64 bits); register x13 (64 bits)   "
+            "  parameter s (struct S): optimized out (64 bits); register a3 (64 bits)   "
             "[DW_OP_piece 0x8, DW_OP_reg13 X13, DW_OP_piece 0x8]\n"
             "  acc (long): optimized out\n"
-            "  k (int): register x11   [DW_OP_reg11 X11]\n");
+            "  k (int): register a1   [DW_OP_reg11 X11]\n");
   CliResult j = runCli({"dwarf", kRv64, "--variables-at", "70168", "--json"}); // 0x11218
   EXPECT_EQ(j.exit_code, 0) << j.summary();
   EXPECT_NE(
@@ -243,7 +243,7 @@ TEST(DwarfCli, VariablesAt) {
       << j.out;
   EXPECT_NE(
       j.out.find(
-          R"J("where":[{"kind":"optimized_out","bits":64},{"kind":"register","reg":"x13","bits":64}])J"),
+          R"J("where":[{"kind":"optimized_out","bits":64},{"kind":"register","reg":"a3","bits":64}])J"),
       std::string::npos)
       << j.out;
   // main: a struct held as two constants.

@@ -383,6 +383,46 @@ TEST(AmdgpuTarget, NoProcessor) {
   EXPECT_EQ(m["FP_FAST_FMAF"], "1");
 }
 
+TEST(AmdgpuTarget, WavefrontSize) {
+  // -mwavefrontsize64 on a wave32 processor: the wave64 register file, DWARF numbers and macro.
+  TargetOptions o;
+  o.triple = "amdgcn-amd-amdhsa";
+  o.mcpu = "gfx1030";
+  Target w32 = resolveTarget(o);
+  o.wavefront_size = 64;
+  Target w64 = resolveTarget(o);
+  EXPECT_EQ(w32.amdgpu().wavefront_size, 32u);
+  EXPECT_EQ(w64.amdgpu().wavefront_size, 64u);
+  EXPECT_EQ(w32.spelling, "amdgcn-amd-amdhsa -mcpu=gfx1030");
+  EXPECT_EQ(w64.spelling, "amdgcn-amd-amdhsa -mcpu=gfx1030 -mwavefrontsize64");
+  EXPECT_EQ(macros(w64)["__AMDGCN_WAVEFRONT_SIZE"], "64");
+  EXPECT_EQ(w64.dwarf.lanes, 64u);
+  ASSERT_NE(w64.dwarf.findRegister(2560), nullptr); // VGPR0, wave64
+  EXPECT_EQ(w64.dwarf.findRegister(1536), nullptr); // VGPR0, wave32
+  ASSERT_NE(w32.dwarf.findRegister(1536), nullptr);
+  EXPECT_EQ(w32.dwarf.findRegister(2560), nullptr);
+  auto exec = [](const Target& t) {
+    for (const RegisterInfo& r : t.registers)
+      if (r.name == "exec") return r;
+    return RegisterInfo{};
+  };
+  EXPECT_EQ(exec(w64).dwarf, 17);
+  EXPECT_EQ(exec(w64).bits, 64u);
+  EXPECT_EQ(exec(w32).dwarf, 1);
+  // The same as the default: nothing changes; wave32 where the processor has none: an error.
+  o.mcpu = "gfx90a";
+  EXPECT_EQ(resolveTarget(o).spelling, "amdgcn-amd-amdhsa -mcpu=gfx90a");
+  o.wavefront_size = 32;
+  EXPECT_EQ(targetError(o), "-mno-wavefrontsize64: 'gfx90a' has no wave32 mode (GFX10 and later "
+                            "have)");
+  o.mcpu = "gfx1100";
+  EXPECT_EQ(resolveTarget(o).spelling, "amdgcn-amd-amdhsa -mcpu=gfx1100");
+  TargetOptions r;
+  r.triple = "riscv64-unknown-elf";
+  r.wavefront_size = 64;
+  EXPECT_EQ(targetError(r), "-m[no-]wavefrontsize64 is an AMDGPU option");
+}
+
 // ----- e_flags --------------------------------------------------------------------------------
 
 TEST(AmdgpuTarget, ElfIdentity) {

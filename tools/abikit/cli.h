@@ -31,6 +31,7 @@ enum TargetFlagGroup : uint32_t {
 struct TargetFlags {
   TargetOptions options;
   std::string abi_variant = "compiler";
+  bool wave64 = false, wave32 = false; // -mwavefrontsize64, -mno-wavefrontsize64
   /// Registers --target and the flags of `groups` (a command for one family takes only the
   /// flags that family reads).
   void add(CLI::App& app, uint32_t groups = kAllTargetFlags);

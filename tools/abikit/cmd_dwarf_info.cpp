@@ -86,8 +86,7 @@ Output variablesAt(const State& st) {
     }
     r.variables.push_back(std::move(out));
   }
-  return Output(st.json ? dwarfVariablesJson(target.dwarf, r)
-                        : dwarfVariablesText(target.dwarf, r));
+  return Output(st.json ? dwarfVariablesJson(target, r) : dwarfVariablesText(target, r));
 }
 
 } // namespace

@@ -27,9 +27,13 @@ void TargetFlags::add(CLI::App& app, uint32_t groups) {
     app.add_option("--mcpu", options.mcpu, "Processor (-mcpu=gfx90a:xnack+, sm_70, ipu2, v1A)");
   if (groups & kRiscvFlags)
     app.add_option("--mcmodel", options.mcmodel, "RISC-V code model (medlow, medany, large)");
-  if (groups & kAmdgpuFlags)
+  if (groups & kAmdgpuFlags) {
     app.add_option("--mcode-object-version", options.code_object_version,
                    "AMDGPU code object version");
+    auto* w64 = app.add_flag("--mwavefrontsize64", wave64, "AMDGPU: wave64 (GFX10 and later)");
+    app.add_flag("--mno-wavefrontsize64", wave32, "AMDGPU: wave32 (GFX10 and later)")
+        ->excludes(w64);
+  }
   if (groups & kIpuFlags) {
     app.add_flag("--msupervisor", options.msupervisor, "IPU: supervisor code");
     app.add_flag("--mworker", options.mworker, "IPU: worker code (default)");
@@ -42,6 +46,7 @@ void TargetFlags::add(CLI::App& app, uint32_t groups) {
 
 Target TargetFlags::resolve() const {
   TargetOptions o = options;
+  o.wavefront_size = wave64 ? 64 : wave32 ? 32 : 0;
   o.abi_variant = abi_variant == "documented" ? AbiVariant::Documented : AbiVariant::Compiler;
   return resolveTarget(o);
 }

@@ -14,9 +14,17 @@ namespace {
 
 // clang spells target options with one dash (-march=rv64gc); CLI11 wants two.
 std::vector<std::string> normaliseArgs(int argc, char** argv) {
-  static const char* const kLong[] = {
-      "-march",       "-mabi",    "-mcpu",         "-mcmodel",   "-mcode-object-version",
-      "-msupervisor", "-mworker", "-mhidden-args", "-mptx-style"};
+  static const char* const kLong[] = {"-march",
+                                      "-mabi",
+                                      "-mcpu",
+                                      "-mcmodel",
+                                      "-mcode-object-version",
+                                      "-msupervisor",
+                                      "-mworker",
+                                      "-mhidden-args",
+                                      "-mptx-style",
+                                      "-mwavefrontsize64",
+                                      "-mno-wavefrontsize64"};
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
