@@ -25,9 +25,12 @@
 #include "riscv_gdb.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <gtest/gtest.h>
 #include <map>
+#include <random>
+#include <sstream>
 
 namespace {
 
@@ -66,6 +69,7 @@ private:
 struct Tally {
   uint64_t stops = 0, cfa_checks = 0, saved_checks = 0;
   uint64_t value_checks = 0, optout_checks = 0, partial_checks = 0, constant_checks = 0;
+  uint64_t rejected_checks = 0; // gdb and abikit both reject the expression
   uint64_t gdb_errors = 0, gdb_errors_abikit_ok = 0, entry_values = 0, no_function = 0;
   uint64_t no_cfi = 0, unknown_bytes_abikit_has = 0;
   uint64_t zero_fill_bytes = 0, mixed_types = 0, wide_pieces = 0, unknown_ops = 0;
@@ -77,7 +81,7 @@ struct Tally {
   uint64_t disagreements = 0;
   uint64_t checks() const {
     return cfa_checks + saved_checks + value_checks + optout_checks + partial_checks +
-           constant_checks;
+           constant_checks + rejected_checks;
   }
 };
 
@@ -94,8 +98,10 @@ std::string hex(uint64_t v) {
 }
 
 /// One program run: every stop checked against the object's DWARF.
+/// `strict`: where gdb fails to evaluate a location, abikit must fail too (generated expressions,
+/// which avoid what gdb reads more leniently than the rules).
 void checkRun(const std::string& exe, const std::vector<GdbStop>& stops, const std::string& label,
-              Tally& t) {
+              Tally& t, bool strict = false) {
   ElfFile file = ElfFile::open(exe);
   const Target target = elfTarget(file);
   dwarf::DebugInfo info(debugSections(file));
@@ -180,7 +186,7 @@ void checkRun(const std::string& exe, const std::vector<GdbStop>& stops, const s
         continue;
       }
       const dwarf::VariableAt& v = *it;
-      if (g.status == GdbVariable::Status::Error) {
+      if (g.status == GdbVariable::Status::Error && !strict) {
         ++t.gdb_errors;
         continue;
       }
@@ -293,6 +299,9 @@ void checkRun(const std::string& exe, const std::vector<GdbStop>& stops, const s
         break;
       }
       case GdbVariable::Status::Error:
+        ++t.rejected_checks;
+        if (failure.empty())
+          t.problem(what + ": gdb rejects it (" + g.message + "), abikit evaluates it" + text);
         break;
       }
     }
@@ -387,6 +396,224 @@ TEST(DwarfGdb, VariablesAndFramesMatchGdb) {
   for (const std::string& p : t.problems) std::printf("  DISAGREE %s\n", p.c_str());
   EXPECT_EQ(t.disagreements, 0u);
   EXPECT_GE(t.checks(), 200u);
+}
+
+// ----- generated expressions in hand-written DWARF -----------------------------------------------
+
+// A program whose only debugging information is written here: a unit covering `probe` (a leaf
+// function; the stop is at its first instruction) with variables whose locations are generated
+// DWARF 5 expressions over the registers _start fills with random values, a global array `g`
+// and constants; about one in eight is ill-typed (a 32-bit typed value meets a generic one), which
+// gdb must reject where abikit says ill-formed. Types: "unsigned long" (the address size) and
+// "unsigned int" (for DW_OP_convert).
+struct ExprProgram {
+  std::string source;
+  unsigned variables = 0;
+};
+
+ExprProgram exprProgram(uint64_t seed, bool rv32, unsigned count) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](uint64_t n) { return uint64_t(rng() % n); };
+  const unsigned as = rv32 ? 4 : 8;
+  const char* addr_dir = rv32 ? ".word" : ".quad";
+  // Unit layout (offsets are unit-relative): header 12, the CU DIE (code, low_pc, high_pc, name
+  // "p.c"), then the two base types.
+  const unsigned cu_die = 12, u_long = cu_die + 1 + as + 4 + 4;
+  const unsigned u_int = u_long + 1 + 14 + 2; // "unsigned long\0", byte_size, encoding
+  std::ostringstream src;
+  src << "unsigned long g[8] = {";
+  for (int i = 0; i < 8; ++i)
+    src << (i ? ", " : "") << "0x" << std::hex << (rv32 ? rng() & 0xffffffffu : rng()) << "ul";
+  src << std::dec << "};\n"
+      << "__attribute__((noinline)) void probe(void) { __asm__ volatile(\"\" ::: \"memory\"); }\n"
+      << "void _start(void) {\n  __asm__ volatile(\n";
+  // Callee-saved and argument registers get random values (probe is a leaf: they stay).
+  const int regs[] = {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27};
+  for (int r : regs)
+    src << "    \"li x" << r << ", " << (rv32 ? int64_t(int32_t(rng())) : int64_t(rng()))
+        << "\\n\"\n";
+  src << "    \"call probe\\n li a0, 0\\n li a7, 93\\n ecall\\n\" ::: \"memory\");\n  for (;;) "
+         "{}\n}\n";
+  std::ostringstream dw;
+  dw << ".section .debug_abbrev,\"\",@progbits\n.Labbrev:\n"
+     << ".uleb128 1, 0x11\n.byte 1\n.uleb128 0x11, 0x01, 0x12, 0x06, 0x03, 0x08, 0, 0\n"
+     << ".uleb128 2, 0x24\n.byte 0\n.uleb128 0x03, 0x08, 0x0b, 0x0b, 0x3e, 0x0b, 0, 0\n"
+     << ".uleb128 3, 0x2e\n.byte 1\n.uleb128 0x03, 0x08, 0x11, 0x01, 0x12, 0x06, 0, 0\n"
+     << ".uleb128 4, 0x34\n.byte 0\n.uleb128 0x03, 0x08, 0x49, 0x13, 0x02, 0x18, 0, 0\n"
+     << ".byte 0\n"
+     << ".section .debug_info,\"\",@progbits\n.Lcu:\n.word .Lcu_end - .Lcu - 4\n.half 5\n"
+     << ".byte 1, " << as << "\n.word .Labbrev\n"
+     << ".uleb128 1\n"
+     << addr_dir << " probe\n.word 2\n.asciz \"p.c\"\n"
+     << ".uleb128 2\n.asciz \"unsigned long\"\n.byte " << as << ", 0x08\n"
+     << ".uleb128 2\n.asciz \"unsigned int\"\n.byte 4, 0x08\n"
+     << ".uleb128 3\n.asciz \"probe\"\n"
+     << addr_dir << " probe\n.word 2\n";
+  auto uleb = [](uint64_t v) {
+    std::vector<uint8_t> b;
+    do {
+      uint8_t x = v & 0x7f;
+      v >>= 7;
+      b.push_back(v ? uint8_t(x | 0x80) : x);
+    } while (v);
+    return b;
+  };
+  for (unsigned k = 0; k < count; ++k) {
+    // Each operation: bytes, or (for DW_OP_addr) a symbolic operand.
+    struct Piece {
+      std::vector<uint8_t> bytes;
+      std::string symbol; // DW_OP_addr's operand
+    };
+    std::vector<Piece> ops;
+    auto op = [&](std::vector<uint8_t> b) { ops.push_back({std::move(b), ""}); };
+    auto push = [&] {
+      switch (pick(5)) {
+      case 0:
+        op({uint8_t(0x30 + pick(32))}); // lit
+        break;
+      case 1: {
+        std::vector<uint8_t> b{0x10}; // constu
+        auto l = uleb(rng() >> pick(64));
+        b.insert(b.end(), l.begin(), l.end());
+        op(b);
+        break;
+      }
+      case 2: {
+        std::vector<uint8_t> b{uint8_t(0x70 + regs[pick(std::size(regs))])}; // breg
+        b.push_back(uint8_t(pick(128) - 64 + 0x00) & 0x7f);                  // sleb -64..63
+        op(b);
+        break;
+      }
+      case 3: // deref of g[i] (+ a byte offset for deref_size)
+        ops.push_back({{0x03}, "g+" + std::to_string(as * pick(8))});
+        if (pick(2))
+          op({0x06});
+        else
+          op({0x94, uint8_t(std::array<int, 4>{1, 2, 4, 8}[pick(rv32 ? 3 : 4)])});
+        break;
+      default:
+        op({0x0a, uint8_t(rng()), uint8_t(rng())}); // const2u
+      }
+    };
+    unsigned depth = 0;
+    const bool ill_typed = pick(8) == 0;
+    const unsigned steps = 1 + unsigned(pick(10));
+    push();
+    ++depth;
+    for (unsigned i = 0; i < steps; ++i) {
+      const uint64_t c = pick(10);
+      if (depth < 2 || c < 3) {
+        push();
+        ++depth;
+      } else if (c < 8) {
+        // Binary: plus minus mul and or xor; shifts by a literal below 32 (pushed here).
+        static const uint8_t kBin[] = {0x22, 0x1c, 0x1e, 0x1a, 0x21, 0x27, 0x24, 0x25,
+                                       0x26, 0x29, 0x2e, 0x2d, 0x2a, 0x2b, 0x2c};
+        const uint8_t b = kBin[pick(std::size(kBin))];
+        if (b == 0x24 || b == 0x25 || b == 0x26)
+          op({uint8_t(0x30 + pick(32))}); // the count
+        else
+          --depth;
+        op({b});
+      } else if (c == 8) {
+        static const uint8_t kUn[] = {0x1f, 0x20, 0x19,
+                                      0x12, 0x14, 0x16}; // neg not abs dup over swap
+        const uint8_t u = kUn[pick(std::size(kUn))];
+        op({u});
+        if (u == 0x12 || u == 0x14) ++depth;
+      } else {
+        std::vector<uint8_t> b{0x23}; // plus_uconst
+        auto l = uleb(pick(100000));
+        b.insert(b.end(), l.begin(), l.end());
+        op(b);
+      }
+    }
+    while (depth > 1) {
+      op({0x22}); // plus
+      --depth;
+    }
+    if (ill_typed) {
+      // lit, DW_OP_convert <unsigned int>, then plus with the generic value: both reject.
+      op({uint8_t(0x30 + pick(32)), 0xa8, uint8_t(u_int)});
+      op({0x22});
+    } else if (pick(4) == 0) {
+      // A typed detour: convert to unsigned int and back to the generic type.
+      op({0xa8, uint8_t(u_int), 0xa8, 0x00});
+    }
+    const bool memory = !ill_typed && pick(6) == 0;
+    if (memory) { // a memory location instead: g[i]
+      ops.clear();
+      ops.push_back({{0x03}, "g+" + std::to_string(as * pick(8))});
+    } else {
+      op({0x9f}); // stack_value
+    }
+    size_t n = 0;
+    for (const Piece& pc : ops) n += pc.bytes.size() + (pc.symbol.empty() ? 0 : as);
+    dw << ".uleb128 4\n.asciz \"v" << k << "\"\n.word " << u_long << "\n.uleb128 " << n << "\n";
+    for (const Piece& pc : ops) {
+      dw << ".byte";
+      for (size_t i = 0; i < pc.bytes.size(); ++i) dw << (i ? ", " : " ") << int(pc.bytes[i]);
+      dw << "\n";
+      if (!pc.symbol.empty()) dw << addr_dir << " " << pc.symbol << "\n";
+    }
+  }
+  dw << ".byte 0\n.byte 0\n.Lcu_end:\n.text\n";
+  // The DWARF goes in as top-level assembly, one line per asm statement.
+  std::string asm_text = dw.str(), escaped;
+  for (char ch : asm_text) {
+    if (ch == '"')
+      escaped += "\\\"";
+    else if (ch == '\n')
+      escaped += "\\n";
+    else
+      escaped += ch;
+  }
+  src << "__asm__(\"" << escaped << "\");\n";
+  return {src.str(), count};
+}
+
+TEST(DwarfGdb, GeneratedExpressionsMatchGdb) {
+  if (!oracle::riscvGdbAvailable()) GTEST_SKIP() << "gdb-multiarch or qemu-user not installed";
+  const uint64_t programs = oracle::sampleCount(1) * 4;
+  const uint64_t seed0 = oracle::sampleSeed(1);
+  Tally t;
+  unsigned runs = 0;
+  for (uint64_t k = 0; k < programs; ++k) {
+    const bool rv32 = k % 2;
+    oracle::RiscvBuild b;
+    b.compiler = "clang-22";
+    b.rv32 = rv32;
+    b.opt = "-O2";
+    b.extra_flags = {"-g0"};
+    if (!oracle::riscvToolchainAvailable(b)) b.compiler = "clang-14";
+    if (!oracle::riscvToolchainAvailable(b)) GTEST_SKIP() << "no clang for RISC-V";
+    const uint64_t seed = seed0 * 7919 + k;
+    ExprProgram prog = exprProgram(seed, rv32, 60);
+    oracle::ScratchDir dir;
+    std::string error;
+    const std::string label =
+        std::string(rv32 ? "rv32" : "rv64") + " exprs seed " + std::to_string(seed);
+    std::string exe = oracle::buildRiscvProgram(dir, prog.source, b, error);
+    ASSERT_FALSE(exe.empty()) << label << ": " << error;
+    std::vector<GdbStop> stops = oracle::runUnderGdb(exe, rv32, {"*probe"}, 1, error);
+    ASSERT_TRUE(error.empty()) << label << ": " << error;
+    ASSERT_EQ(stops.size(), 1u) << label;
+    EXPECT_EQ(stops[0].variables.size(), prog.variables) << label;
+    try {
+      checkRun(exe, stops, label, t, true);
+    } catch (const Error& e) {
+      t.problem(label + ": " + e.format());
+    }
+    ++runs;
+  }
+  std::printf("dwarf-gdb generated expressions: %u programs, %llu checks: %llu values, %llu "
+              "rejected by both; %llu not compared (gdb errors)\n",
+              runs, (unsigned long long)(t.value_checks + t.rejected_checks + t.optout_checks),
+              (unsigned long long)t.value_checks, (unsigned long long)t.rejected_checks,
+              (unsigned long long)t.gdb_errors);
+  for (const std::string& p : t.problems) std::printf("  DISAGREE %s\n", p.c_str());
+  EXPECT_EQ(t.disagreements, 0u);
+  EXPECT_GE(t.value_checks + t.rejected_checks, 200u);
 }
 
 } // namespace
