@@ -309,10 +309,13 @@ struct Place {
   bool has_reg = false, frame_base = false;
   int64_t offset = 0;
   uint64_t address = 0; // Memory at an address; Value: the constant
+  uint32_t space = 0;   // Memory: the DWARF address space (a compiler's xderef marker, read)
   std::vector<uint8_t> bytes;
   size_t first = 0, end = 0;
 };
-std::vector<Place> places(const Expression& expr);
+/// With `target`, `address, DW_OP_lit<N>, DW_OP_swap, DW_OP_xderef` (N one of the target's
+/// xderef_markers) is memory in that address space, as the compilers that write it mean.
+std::vector<Place> places(const Expression& expr, const DwarfTargetInfo* target = nullptr);
 
 /// Every variable and parameter in scope at `address` in the innermost function (subprogram or
 /// inlined subroutine) covering it, as gdb's `info locals` and `info args` see them.

@@ -221,6 +221,14 @@ struct DwarfAddressSpace {
   bool seed_only = false; // valid in the Seed profile only (reference dwarf.md §7.6)
 };
 
+/// How a compiler marks a variable's address space in a location: `address, DW_OP_lit<marker>,
+/// DW_OP_swap, DW_OP_xderef` means "in space `space` at that address" (docs/targets/amdgpu.md).
+struct DwarfSpaceMarker {
+  uint32_t marker = 0;
+  uint32_t space = 0;
+  std::string_view producers; // who writes it
+};
+
 /// Where one byte of an address space really lives: after the target's mapping (AMDGPU §3.3:
 /// private_lane → private_wave swizzle, generic → local/private/global through the apertures).
 struct DwarfPhysicalByte {
@@ -252,6 +260,7 @@ struct DwarfTargetInfo {
   int32_t data_alignment = -4;
   bool default_same_value = false;   // true: unmentioned columns keep their value (AMDGPU)
   std::string_view cie_augmentation; // e.g. "[amd:v0.0]"; empty: none
+  std::span<const DwarfSpaceMarker> xderef_markers; // address-space markers compilers write
 
   /// The register DWARF number `number` denotes in code of this target, or null: a reserved
   /// number, one the target does not know, or one valid only in another mode (a Wave32 range

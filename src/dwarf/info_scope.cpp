@@ -218,7 +218,22 @@ namespace abikit::dwarf {
 namespace {
 
 /// Classifies ops [first, end) (no piece among them).
-Place placeOf(const Expression& e, size_t first, size_t end) {
+Place placeOf(const Expression& e, size_t first, size_t end, const DwarfTargetInfo* target) {
+  // A compiler's address-space marker at the end: the rest is the address.
+  if (target && end - first >= 4 && e.ops[end - 1].op == Op::xderef &&
+      e.ops[end - 2].op == Op::swap && uint16_t(e.ops[end - 3].op) >= uint16_t(Op::lit0) &&
+      uint16_t(e.ops[end - 3].op) <= uint16_t(Op::lit31)) {
+    const uint32_t marker = uint32_t(uint16_t(e.ops[end - 3].op) - uint16_t(Op::lit0));
+    for (const DwarfSpaceMarker& m : target->xderef_markers) {
+      if (m.marker != marker) continue;
+      Place a = placeOf(e, first, end - 3, nullptr);
+      if (a.kind != Place::Kind::Memory) break;
+      a.space = m.space;
+      a.first = first;
+      a.end = end;
+      return a;
+    }
+  }
   Place p;
   p.first = first;
   p.end = end;
@@ -280,21 +295,21 @@ Place placeOf(const Expression& e, size_t first, size_t end) {
 
 } // namespace
 
-std::vector<Place> places(const Expression& e) {
+std::vector<Place> places(const Expression& e, const DwarfTargetInfo* target) {
   std::vector<Place> out;
   size_t start = 0;
   bool pieces = false;
   for (size_t i = 0; i < e.ops.size(); i = e.endOf(i)) {
     const Operation& o = e.ops[i];
     if (o.op != Op::piece && o.op != Op::bit_piece) continue;
-    Place p = placeOf(e, start, i);
+    Place p = placeOf(e, start, i, target);
     p.bits = o.op == Op::piece ? o.u[0] * 8 : o.u[0];
     out.push_back(std::move(p));
     start = i + 1;
     pieces = true;
   }
   if (!pieces || start < e.ops.size()) {
-    Place p = placeOf(e, start, e.ops.size());
+    Place p = placeOf(e, start, e.ops.size(), target);
     if (pieces && p.kind == Place::Kind::OptimizedOut) return out;
     out.push_back(std::move(p));
   }

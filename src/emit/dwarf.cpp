@@ -335,7 +335,7 @@ void placeJson(J& j, const Target& t, const dwarf::Place& p, const std::string& 
     break;
   case K::Memory:
     j.field("kind", "memory");
-    j.field("space", dwarfSpaceName(t.dwarf, 0));
+    j.field("space", dwarfSpaceName(t.dwarf, p.space));
     if (p.frame_base) {
       j.field("frame_base_offset", p.offset);
     } else if (p.has_reg) {
@@ -373,7 +373,7 @@ std::string placeText(const Target& t, const dwarf::Place& p, const std::string&
     s = "register " + registerName(t, p.reg);
     break;
   case K::Memory:
-    s = "memory " + dwarfSpaceName(t.dwarf, 0) + " ";
+    s = "memory " + dwarfSpaceName(t.dwarf, p.space) + " ";
     if (p.frame_base)
       s += "frame_base" + std::string(p.offset < 0 ? "" : "+") + std::to_string(p.offset);
     else if (p.has_reg)

@@ -64,6 +64,16 @@ bool mapAmdgpu(uint32_t space, uint64_t address, uint32_t lane, uint32_t lanes,
   return true;
 }
 
+// clang-14 and clang-19 mark private and LDS variables with the old address classes (1, 2);
+// clang-22 with the DWARF address-space numbers (5, 3), which are abikit's ids. The two sets do
+// not collide in what either compiler writes, so both are read.
+constexpr DwarfSpaceMarker kMarkers[] = {
+    {1, kPrivateLane, "clang-14, clang-19: private"},
+    {2, kLocal, "clang-14, clang-19: LDS"},
+    {3, kLocal, "clang-22: LDS"},
+    {5, kPrivateLane, "clang-22: private"},
+};
+
 } // namespace
 
 DwarfTargetInfo amdgpuDwarfInfo(unsigned wavefront_size) {
@@ -78,6 +88,7 @@ DwarfTargetInfo amdgpuDwarfInfo(unsigned wavefront_size) {
   d.data_alignment = 4;
   d.default_same_value = true;
   d.cie_augmentation = "[amd:v0.0]";
+  d.xderef_markers = kMarkers;
   return d;
 }
 

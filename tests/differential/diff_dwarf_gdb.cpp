@@ -13,6 +13,9 @@
 // rejects the mixed typed/untyped stacks clang emits, llvm#102294, docs/dwarf.md), and
 // DW_OP_entry_value, which needs the caller's frame that gdb finds through call-site DIEs and
 // this machine state does not have.
+// A second test writes the debugging information itself: generated DWARF 5 expressions (and
+// ill-typed ones, which gdb and abikit must both reject) as the locations of a leaf function's
+// variables, compared the same way (GeneratedExpressionsMatchGdb).
 // Sample: ABIKIT_DIFF_COUNT programs per build (default 1 in CI: 16 builds), seed
 // ABIKIT_DIFF_SEED. Tools that are not installed make the test skip.
 #include "abikit/dwarf.h"

@@ -9,12 +9,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace abikit;
   try {
     ElfFile f = ElfFile::fromMemory("fuzz.elf", {data, size});
+    std::optional<Target> target; // the register names and address-space markers, if known
+    try {
+      target = elfTarget(f);
+    } catch (const Error&) {
+    }
     dwarf::DebugInfo info(debugSections(f));
     std::vector<dwarf::AttrValue> attrs;
     std::vector<dwarf::PcRange> ranges;
@@ -47,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           if (v.kind == dwarf::VariableAt::Kind::Expression) {
             try {
               dwarf::decode(v.expression, fmt, e);
-              (void)dwarf::places(e);
+              (void)dwarf::places(e, target ? &target->dwarf : nullptr);
             } catch (const Error&) {
             }
           }

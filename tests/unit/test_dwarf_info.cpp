@@ -184,6 +184,38 @@ TEST(DwarfInfo, Places) {
   EXPECT_EQ(p[0].first, 0u);
   EXPECT_EQ(p[0].end, 4u);
   EXPECT_EQ(placesOf({})[0].kind, Place::Kind::OptimizedOut);
+
+  // AMDGPU's address-space markers: clang-22 (lit5 private, lit3 LDS) and clang-14/19 (lit1
+  // private, lit2 LDS); without the target, or with a marker it does not list, computed.
+  TargetOptions o;
+  o.triple = "amdgcn-amd-amdhsa";
+  o.mcpu = "gfx90a";
+  const Target amd = resolveTarget(o);
+  auto amdPlaces = [&](std::vector<uint8_t> bytes) {
+    return places(decode(bytes, ExprFormat{}), &amd.dwarf);
+  };
+  p = amdPlaces({0x91, 0x08, 0x35, 0x16, 0x18}); // fbreg 8, lit5, swap, xderef
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].kind, Place::Kind::Memory);
+  EXPECT_TRUE(p[0].frame_base);
+  EXPECT_EQ(p[0].offset, 8);
+  EXPECT_EQ(p[0].space, 5u); // private_lane
+  EXPECT_EQ(p[0].end, 4u);
+  p = amdPlaces({0x91, 0x08, 0x31, 0x16, 0x18}); // the same, clang-14/19's lit1
+  EXPECT_EQ(p[0].space, 5u);
+  // bregx VGPR4 0, lit3, swap, xderef, piece 4; bregx VGPR5 0, lit2, swap, xderef, piece 4
+  p = amdPlaces({0x92, 0x84, 0x14, 0x00, 0x33, 0x16, 0x18, 0x93, 0x04, 0x92, 0x85, 0x14, 0x00, 0x32,
+                 0x16, 0x18, 0x93, 0x04});
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].space, 3u); // local
+  EXPECT_TRUE(p[0].has_reg);
+  EXPECT_EQ(p[0].reg, 2564u);
+  EXPECT_EQ(p[1].space, 3u);
+  EXPECT_EQ(p[1].reg, 2565u);
+  EXPECT_EQ(amdPlaces({0x91, 0x08, 0x34, 0x16, 0x18})[0].kind, Place::Kind::Expression); // lit4
+  EXPECT_EQ(placesOf({0x91, 0x08, 0x35, 0x16, 0x18})[0].kind, Place::Kind::Expression);
+  // A stack value after the marker is a value, not a location: computed.
+  EXPECT_EQ(amdPlaces({0x91, 0x08, 0x35, 0x16, 0x18, 0x9f})[0].kind, Place::Kind::Expression);
 }
 
 TEST(DwarfInfo, FormsThroughOffsetTables) {

@@ -75,7 +75,7 @@ Output variablesAt(const State& st) {
             }() + "): " + err.message());
       }
       out.expression = dwarf::toDisplay(e, display);
-      out.places = dwarf::places(e);
+      out.places = dwarf::places(e, &target.dwarf);
       for (const dwarf::Place& p : out.places) {
         std::string text;
         if (p.kind == dwarf::Place::Kind::Expression)
