@@ -224,7 +224,10 @@ private:
   void indexUnit(Unit& unit);
   const AbbrevTable* abbrevTable(uint64_t offset);
   void skipValue(const Unit& unit, uint16_t form, detail::Cursor& c, uint64_t die_offset) const;
-  AttrValue readValue(const Unit& unit, const AttrSpec& spec, detail::Cursor& c) const;
+  /// `resolve` false: the value's bytes are passed over; strings and .debug_addr entries are not
+  /// looked up (skipValue, the DIE index).
+  AttrValue readValue(const Unit& unit, const AttrSpec& spec, detail::Cursor& c,
+                      bool resolve = true) const;
   detail::Cursor dieCursor(const Unit& unit, const Die& die) const;
   uint64_t readAddrIndex(const Unit& unit, uint64_t index, uint64_t at) const;
   std::string_view readStrIndex(const Unit& unit, uint64_t index, uint64_t at) const;

@@ -211,102 +211,8 @@ const AbbrevTable* DebugInfo::abbrevTable(uint64_t offset) {
   return tables_.back().get();
 }
 
-void DebugInfo::skipValue(const Unit& u, uint16_t form, Cursor& c, uint64_t die) const {
-  for (unsigned hops = 0;; ++hops) {
-    switch (form) {
-    case DW_FORM_flag_present:
-    case DW_FORM_implicit_const:
-      break;
-    case DW_FORM_addr:
-      c.bytes(u.header.address_size, "an address");
-      break;
-    case DW_FORM_ref_addr:
-      c.bytes(u.header.version <= 2 ? u.header.address_size : u.header.offset_size, "a reference");
-      break;
-    case DW_FORM_data1:
-    case DW_FORM_ref1:
-    case DW_FORM_flag:
-    case DW_FORM_strx1:
-    case DW_FORM_addrx1:
-      c.bytes(1, "a 1-byte value");
-      break;
-    case DW_FORM_data2:
-    case DW_FORM_ref2:
-    case DW_FORM_strx2:
-    case DW_FORM_addrx2:
-      c.bytes(2, "a 2-byte value");
-      break;
-    case DW_FORM_strx3:
-    case DW_FORM_addrx3:
-      c.bytes(3, "a 3-byte value");
-      break;
-    case DW_FORM_data4:
-    case DW_FORM_ref4:
-    case DW_FORM_ref_sup4:
-    case DW_FORM_strx4:
-    case DW_FORM_addrx4:
-      c.bytes(4, "a 4-byte value");
-      break;
-    case DW_FORM_data8:
-    case DW_FORM_ref8:
-    case DW_FORM_ref_sig8:
-    case DW_FORM_ref_sup8:
-      c.bytes(8, "an 8-byte value");
-      break;
-    case DW_FORM_data16:
-      c.bytes(16, "a 16-byte value");
-      break;
-    case DW_FORM_strp:
-    case DW_FORM_line_strp:
-    case DW_FORM_sec_offset:
-    case DW_FORM_strp_sup:
-    case DW_FORM_GNU_ref_alt:
-    case DW_FORM_GNU_strp_alt:
-      c.bytes(u.header.offset_size, "an offset");
-      break;
-    case DW_FORM_sdata:
-      c.sleb("a signed constant");
-      break;
-    case DW_FORM_udata:
-    case DW_FORM_ref_udata:
-    case DW_FORM_strx:
-    case DW_FORM_addrx:
-    case DW_FORM_loclistx:
-    case DW_FORM_rnglistx:
-    case DW_FORM_GNU_addr_index:
-    case DW_FORM_GNU_str_index:
-      c.uleb("an unsigned constant");
-      break;
-    case DW_FORM_string:
-      c.cstring("an inline string");
-      break;
-    case DW_FORM_block1:
-      c.bytes(c.fixed(1, "a block length"), "a block");
-      break;
-    case DW_FORM_block2:
-      c.bytes(c.fixed(2, "a block length"), "a block");
-      break;
-    case DW_FORM_block4:
-      c.bytes(c.fixed(4, "a block length"), "a block");
-      break;
-    case DW_FORM_block:
-    case DW_FORM_exprloc:
-      c.bytes(c.uleb("a block length"), "a block");
-      break;
-    case DW_FORM_indirect: {
-      uint64_t f = c.uleb("an indirect form");
-      if (hops >= kMaxIndirect || f == DW_FORM_implicit_const || f > 0xffff)
-        c.fail(c.pos() - 1, "DIE at 0x" + Cursor::hex(die) + ": indirect form 0x" + Cursor::hex(f) +
-                                " (not a form a value can have)");
-      form = uint16_t(f);
-      continue;
-    }
-    default:
-      c.fail(c.pos(), "DIE at 0x" + Cursor::hex(die) + ": unknown form 0x" + Cursor::hex(form) +
-                          " (its size is not known, so the rest of the unit cannot be read)");
-    }
-    break;
-  }
+void DebugInfo::skipValue(const Unit& u, uint16_t form, Cursor& c, uint64_t) const {
+  readValue(u, AttrSpec{0, form, 0}, c, false); // one table of form sizes: readValue's
 }
 
 void DebugInfo::indexUnit(Unit& u) {
@@ -385,21 +291,25 @@ void DebugInfo::indexUnit(Unit& u) {
     u.base_address = low->u;
 }
 
+/// Where entry `index` of the unit's .debug_addr contribution is, or nullopt outside it.
+static std::optional<uint64_t> addrSlot(const Unit& u, uint64_t index, uint64_t section_size) {
+  const uint64_t size = u.header.address_size, base = u.addr_base;
+  if (base > section_size || (section_size - base) / size <= index) return std::nullopt;
+  return base + index * size;
+}
+
 uint64_t DebugInfo::readAddrIndex(const Unit& u, uint64_t index, uint64_t at) const {
-  const uint64_t size = u.header.address_size;
-  const uint64_t base = u.addr_base;
-  if (index > (s_.addr.bytes.size() / size) || base > s_.addr.bytes.size() ||
-      (s_.addr.bytes.size() - base) / size <= index)
+  std::optional<uint64_t> slot = addrSlot(u, index, s_.addr.bytes.size());
+  if (!slot)
     fail(s_.info, ".debug_info", at,
          "address index " + std::to_string(index) + " is outside .debug_addr (base 0x" +
-             Cursor::hex(base) + ")");
-  Cursor c(*this, s_.addr, ".debug_addr", base + index * size);
-  return c.fixed(unsigned(size), "an address");
+             Cursor::hex(u.addr_base) + ")");
+  Cursor c(*this, s_.addr, ".debug_addr", *slot);
+  return c.fixed(u.header.address_size, "an address");
 }
 
 bool DebugInfo::addressAt(const Unit& u, uint64_t index, uint64_t& out) const {
-  const uint64_t size = u.header.address_size, base = u.addr_base, n = s_.addr.bytes.size();
-  if (base > n || (n - base) / size <= index) return false;
+  if (!addrSlot(u, index, s_.addr.bytes.size())) return false;
   out = readAddrIndex(u, index, 0);
   return true;
 }
@@ -418,7 +328,7 @@ std::string_view DebugInfo::readStrIndex(const Unit& u, uint64_t index, uint64_t
                           base + index * size);
 }
 
-AttrValue DebugInfo::readValue(const Unit& u, const AttrSpec& spec, Cursor& c) const {
+AttrValue DebugInfo::readValue(const Unit& u, const AttrSpec& spec, Cursor& c, bool resolve) const {
   using K = AttrValue::Kind;
   AttrValue v;
   v.name = spec.name;
@@ -450,14 +360,16 @@ AttrValue DebugInfo::readValue(const Unit& u, const AttrSpec& spec, Cursor& c) c
   case DW_FORM_addrx:
   case DW_FORM_GNU_addr_index:
     v.kind = K::Address;
-    v.u = readAddrIndex(u, c.uleb("an address index"), v.offset);
+    v.u = c.uleb("an address index");
+    if (resolve) v.u = readAddrIndex(u, v.u, v.offset);
     break;
   case DW_FORM_addrx1:
   case DW_FORM_addrx2:
   case DW_FORM_addrx3:
   case DW_FORM_addrx4:
     v.kind = K::Address;
-    v.u = readAddrIndex(u, c.fixed(form - DW_FORM_addrx1 + 1, "an address index"), v.offset);
+    v.u = c.fixed(form - DW_FORM_addrx1 + 1, "an address index");
+    if (resolve) v.u = readAddrIndex(u, v.u, v.offset);
     break;
   case DW_FORM_data1:
     constant(1);
@@ -505,19 +417,21 @@ AttrValue DebugInfo::readValue(const Unit& u, const AttrSpec& spec, Cursor& c) c
   case DW_FORM_strp:
     v.kind = K::String;
     v.u = c.fixed(u.header.offset_size, "a string offset");
-    v.str = detail::stringAt(*this, s_.str, ".debug_str", v.u, s_.info, ".debug_info", v.offset);
+    if (resolve)
+      v.str = detail::stringAt(*this, s_.str, ".debug_str", v.u, s_.info, ".debug_info", v.offset);
     break;
   case DW_FORM_line_strp:
     v.kind = K::String;
     v.u = c.fixed(u.header.offset_size, "a string offset");
-    v.str = detail::stringAt(*this, s_.line_str, ".debug_line_str", v.u, s_.info, ".debug_info",
-                             v.offset);
+    if (resolve)
+      v.str = detail::stringAt(*this, s_.line_str, ".debug_line_str", v.u, s_.info, ".debug_info",
+                               v.offset);
     break;
   case DW_FORM_strx:
   case DW_FORM_GNU_str_index:
     v.kind = K::String;
     v.u = c.uleb("a string index");
-    v.str = readStrIndex(u, v.u, v.offset);
+    if (resolve) v.str = readStrIndex(u, v.u, v.offset);
     break;
   case DW_FORM_strx1:
   case DW_FORM_strx2:
@@ -525,7 +439,7 @@ AttrValue DebugInfo::readValue(const Unit& u, const AttrSpec& spec, Cursor& c) c
   case DW_FORM_strx4:
     v.kind = K::String;
     v.u = c.fixed(form - DW_FORM_strx1 + 1, "a string index");
-    v.str = readStrIndex(u, v.u, v.offset);
+    if (resolve) v.str = readStrIndex(u, v.u, v.offset);
     break;
   case DW_FORM_ref1:
     ref(c.fixed(1, "a reference"));
@@ -595,7 +509,8 @@ AttrValue DebugInfo::readValue(const Unit& u, const AttrSpec& spec, Cursor& c) c
     break;
   }
   default:
-    c.fail(c.pos(), "unknown form 0x" + Cursor::hex(form));
+    c.fail(c.pos(), "unknown form 0x" + Cursor::hex(form) +
+                        " (its size is not known, so the rest of the unit cannot be read)");
   }
   return v;
 }

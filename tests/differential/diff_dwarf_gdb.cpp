@@ -18,6 +18,7 @@
 // variables, compared the same way (GeneratedExpressionsMatchGdb).
 // Sample: ABIKIT_DIFF_COUNT programs per build (default 1 in CI: 16 builds), seed
 // ABIKIT_DIFF_SEED. Tools that are not installed make the test skip.
+#include "../support/cfi_builder.h"
 #include "abikit/dwarf.h"
 #include "abikit/dwarf_cfi.h"
 #include "abikit/dwarf_eval.h"
@@ -452,15 +453,7 @@ ExprProgram exprProgram(uint64_t seed, bool rv32, unsigned count) {
      << ".uleb128 2\n.asciz \"unsigned int\"\n.byte 4, 0x08\n"
      << ".uleb128 3\n.asciz \"probe\"\n"
      << addr_dir << " probe\n.word 2\n";
-  auto uleb = [](uint64_t v) {
-    std::vector<uint8_t> b;
-    do {
-      uint8_t x = v & 0x7f;
-      v >>= 7;
-      b.push_back(v ? uint8_t(x | 0x80) : x);
-    } while (v);
-    return b;
-  };
+  auto uleb = [](uint64_t v) { return test::CfiBuilder().uleb(v).bytes; };
   for (unsigned k = 0; k < count; ++k) {
     // Each operation: bytes, or (for DW_OP_addr) a symbolic operand.
     struct Piece {
