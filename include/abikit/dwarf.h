@@ -28,6 +28,35 @@ enum class Op : uint16_t {
 #include "abikit/dwarf_ops.def"
 };
 
+/// The DWARF 5 operation a GNU extension stands for (DW_OP_GNU_entry_value: DW_OP_entry_value,
+/// ...), read and evaluated as that one and printed by its own name; any other operation itself.
+constexpr Op standardOp(Op op) {
+  switch (op) {
+  case Op::GNU_push_tls_address:
+    return Op::form_tls_address;
+  case Op::GNU_implicit_pointer:
+    return Op::implicit_pointer;
+  case Op::GNU_entry_value:
+    return Op::entry_value;
+  case Op::GNU_const_type:
+    return Op::const_type;
+  case Op::GNU_regval_type:
+    return Op::regval_type;
+  case Op::GNU_deref_type:
+    return Op::deref_type;
+  case Op::GNU_convert:
+    return Op::convert;
+  case Op::GNU_reinterpret:
+    return Op::reinterpret;
+  case Op::GNU_addr_index:
+    return Op::addrx;
+  case Op::GNU_const_index:
+    return Op::constx;
+  default:
+    return op;
+  }
+}
+
 /// How an operand is coded (reference dwarf.md §1.1).
 enum class OperandKind : uint8_t {
   None,
@@ -115,7 +144,7 @@ struct Expression {
   }
   /// One past the last operation nested in ops[i] (i + 1 for all but entry_value).
   size_t endOf(size_t i) const {
-    return ops[i].op == Op::entry_value ? i + 1 + ops[i].u[1] : i + 1;
+    return standardOp(ops[i].op) == Op::entry_value ? i + 1 + ops[i].u[1] : i + 1;
   }
   void clear() {
     ops.clear();
@@ -182,9 +211,20 @@ Expression assemble(std::string_view text, const ExprFormat& format);
 
 /// What the display form needs to know: the target's DWARF register names and the encoding
 /// (DW_OP_LLVM_user operations print with the "DW_OP_LLVM_user " prefix, as llvm-dwarfdump-22).
+/// The base types a display names (DW_OP_convert, DW_OP_regval_type, ...): a unit's DIEs.
+class BaseTypeNames {
+public:
+  virtual ~BaseTypeNames() = default;
+  /// The DIE at unit-relative `offset`: false when no DW_TAG_base_type starts there; else its
+  /// .debug_info offset and its DW_AT_name ("" for none).
+  virtual bool baseType(uint64_t offset, uint64_t& section_offset,
+                        std::string_view& name) const = 0;
+};
+
 struct DisplayOptions {
   std::span<const DwarfRegisterName> registers;
   ExtEncoding encoding = ExtEncoding::User;
+  const BaseTypeNames* base_types = nullptr; // null: references print as in a unit at offset 0
 };
 DisplayOptions displayOptionsFor(const Target& target, ExtEncoding encoding);
 /// What llvm-dwarfdump-22 prints for an exprloc, e.g. "DW_OP_breg2 X2+8, DW_OP_deref" ("<empty>"

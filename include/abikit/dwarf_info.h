@@ -52,6 +52,26 @@ enum Form : uint16_t {
 std::string_view tagName(uint16_t tag);
 std::string_view attrName(uint16_t attr);
 std::string_view formName(uint16_t form);
+/// The name llvm-dwarfdump gives a constant of an enumerated attribute ("DW_LANG_C11" for
+/// DW_AT_language 0x1d, DW_ATE_*, DW_CC_*, DW_INL_*, ...: abikit/dwarf_values.def); empty when the
+/// attribute is not enumerated or the value has no name.
+std::string_view attrValueName(uint16_t attr, uint64_t value);
+/// The default lower bound of arrays in a DW_LANG_* language (C: 0, Fortran: 1); none if unknown.
+std::optional<uint64_t> languageLowerBound(uint64_t language);
+
+/// The codes of the heterogeneous-debugging attributes (reference dwarf.md §1.6): not stable, so
+/// they come from a table. Llvm: what upstream LLVM assigned and llvm-dwarfdump-22 names
+/// (memory_space 0x3e0f ... vector_size 0x3e13); RocmLegacy: the ROCm tools' 0x3e08-0x3e0c
+/// (codes upstream LLVM gives to pointer-authentication attributes); None: not recognised. A code
+/// of 0 is not assigned.
+enum class HeteroAttrPreset : uint8_t { Llvm, RocmLegacy, None };
+struct HeteroAttrCodes {
+  uint16_t lanes = 0, lane_pc = 0, active_lane = 0, vector_size = 0, augmentation = 0,
+           iterations = 0, address_space = 0, memory_space = 0;
+  /// "DW_AT_LLVM_lanes" for the code of lanes, ...; empty for any other code.
+  std::string_view nameOf(uint16_t attr) const;
+};
+HeteroAttrCodes heteroAttrCodes(HeteroAttrPreset preset);
 
 /// One debug section: its bytes and where they start in the file (for error offsets).
 struct SectionBytes {
@@ -100,6 +120,7 @@ struct Die {
   uint32_t next = 0;         // index one past this DIE's subtree (its next sibling, if any)
   uint16_t tag = 0;
   uint16_t depth = 0;
+  uint64_t null_at = 0; // a DIE with children: offset of the null entry that ends them (0: none)
   static constexpr uint32_t kNone = 0xffffffffu;
 };
 
@@ -204,6 +225,9 @@ public:
 
   /// The code ranges of a DIE (DW_AT_low_pc/high_pc or DW_AT_ranges); empty when it has none.
   void pcRanges(const Unit& unit, const Die& die, std::vector<PcRange>& out) const;
+  /// Where the list a loclist- or rnglist-class attribute names starts in its section
+  /// (.debug_loclists/.debug_loc; .debug_rnglists/.debug_ranges for DW_AT_ranges).
+  uint64_t listOffset(const Unit& unit, const AttrValue& value) const;
   /// The entries of a location list (a DW_AT_location of class loclist).
   void locationList(const Unit& unit, const AttrValue& value, std::vector<LocEntry>& out) const;
   /// A DW_AT_name, following DW_AT_abstract_origin and DW_AT_specification (bounded).
@@ -213,6 +237,9 @@ public:
                                               uint16_t name) const;
   /// A C-like name of the type a DW_AT_type reference names ("int", "struct s *"), "" for none.
   std::string typeName(uint64_t die_offset) const;
+  /// The name llvm-dwarfdump-22 prints after a reference to the type DIE at `die_offset`
+  /// ("S_t *", "int[4]", "structure " for an unnamed struct), appended to `out`.
+  void dumpTypeName(uint64_t die_offset, std::string& out) const;
   /// DW_AT_byte_size of a type, following typedefs and qualifiers; 0 when unknown.
   uint64_t typeSize(uint64_t die_offset) const;
 

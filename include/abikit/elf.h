@@ -407,5 +407,7 @@ dwarf::DebugSections debugSections(const ElfFile& file);
 /// The target an object was built for, as its header says (e_machine, e_flags: the triple, the
 /// processor and the ABI; a RISC-V ISA string is not read from .riscv.attributes).
 Target elfTarget(const ElfFile& file);
+/// The format name llvm-dwarfdump prints ("elf64-littleriscv", "elf64-amdgpu", "elf32-unknown").
+std::string llvmFileFormat(const ElfFile& file);
 
 } // namespace abikit

@@ -72,6 +72,9 @@ struct ElfMachineInfo {
   /// Appends one line per reason why objects with these decoded flags cannot be linked.
   void (*linkConflicts)(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
                         std::vector<std::string>& out) = nullptr;
+  /// What llvm-objdump and llvm-dwarfdump call the format after "elf32-"/"elf64-" ("littleriscv");
+  /// empty: "unknown".
+  std::string_view llvm_format;
 
   const RelocationType* relocation(uint32_t type) const {
     for (const RelocationType& r : relocations)

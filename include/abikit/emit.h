@@ -10,6 +10,7 @@
 #include "abikit/layout.h"
 #include "abikit/target.h"
 
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -84,6 +85,19 @@ struct DwarfVariablesReport {
 /// Registers by their assembler names where the target has one ("a0", "s33"), else by DWARF
 /// name.
 std::string dwarfVariablesJson(const Target& target, const DwarfVariablesReport& report);
+/// `abikit dwarf --debug-info`: what llvm-dwarfdump-22 --debug-info prints from ".debug_info
+/// contents:" on (text), or the JSON document {"schema","file","units"} (cli-contract.md "dwarf").
+struct DwarfDumpOptions {
+  dwarf::HeteroAttrPreset attribute_codes = dwarf::HeteroAttrPreset::Llvm;
+  /// The path of file `index` of a unit's line table (DW_AT_decl_file), as llvm-dwarfdump prints
+  /// it; nullopt (or no function) prints the number.
+  std::function<std::optional<std::string>(const dwarf::DebugInfo&, const dwarf::Unit&, uint64_t)>
+      file_name;
+};
+std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
+                          const DwarfDumpOptions& options);
+std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
+                          const DwarfDumpOptions& options);
 std::string dwarfVariablesText(const Target& target, const DwarfVariablesReport& report);
 
 /// "e9 02": bytes as lowercase two-digit hex separated by single spaces.

@@ -140,7 +140,7 @@ private:
     for (int i = 0; i < 2; ++i) operand(info, i, op);
     op.size = uint32_t(r_.pos() - start_);
     partial_ = false;
-    if (info.op == Op::entry_value) {
+    if (standardOp(info.op) == Op::entry_value) {
       scopes_.push({index, r_.pos() + size_t(op.u[0])});
       r_.setLimit(scopes_.back().end);
     }

@@ -113,7 +113,7 @@ void encodeAll(const Expression& e, const ExprFormat& f, std::vector<uint8_t>& o
     if (op.depth != ends.size())
       unencodable(i, "nesting depth " + std::to_string(op.depth) + " where " +
                          std::to_string(ends.size()) + " DW_OP_entry_value operations are open");
-    if (op.op == Op::entry_value) {
+    if (standardOp(op.op) == Op::entry_value) {
       if (op.u[1] > n - i - 1 || (!ends.empty() && i + 1 + op.u[1] > ends.back()))
         unencodable(i, "DW_OP_entry_value: more nested operations than there are");
       ends.push_back(i + 1 + size_t(op.u[1]));
@@ -124,13 +124,13 @@ void encodeAll(const Expression& e, const ExprFormat& f, std::vector<uint8_t>& o
   }
   for (size_t i = n; i-- > 0;) {
     total[i] = own[i];
-    if (e.ops[i].op != Op::entry_value) continue;
+    if (standardOp(e.ops[i].op) != Op::entry_value) continue;
     for (size_t j = i + 1, end = e.endOf(i); j < end; j = e.endOf(j)) nested[i] += total[j];
     total[i] += ulebSize(nested[i]) + nested[i];
   }
   for (size_t i = 0; i < n; ++i) {
     emitOwn(e, i, f, out);
-    if (e.ops[i].op == Op::entry_value) writeUleb(out, nested[i]);
+    if (standardOp(e.ops[i].op) == Op::entry_value) writeUleb(out, nested[i]);
   }
 }
 

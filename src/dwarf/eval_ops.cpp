@@ -36,7 +36,7 @@ bool isComparison(Op op) {
          op == Op::ge;
 }
 template <typename T> bool compare(Op op, T a, T b) {
-  switch (op) {
+  switch (standardOp(op)) {
   case Op::eq:
     return a == b;
   case Op::ne:
@@ -55,7 +55,7 @@ template <typename T> bool compare(Op op, T a, T b) {
 // Operations that need a unit, other sections or a thread's view, which call frame information
 // cannot have (reference dwarf.md §4.4).
 bool forbiddenInCfi(Op op) {
-  switch (op) {
+  switch (standardOp(op)) {
   case Op::addrx:
   case Op::call2:
   case Op::call4:
@@ -231,7 +231,7 @@ void Evaluator::Impl::step(const Expression& e, size_t& i, size_t begin, size_t 
     if (typeOf(a).totalBits() > 64) unsupported("arithmetic on values wider than 64 bits");
   };
 
-  switch (op.op) {
+  switch (standardOp(op.op)) {
   // ----- literals (§2.8.2)
   case Op::addr:
     pushLocation({memory(0, 0), BitOffset(op.u[0]) * 8});
@@ -255,7 +255,7 @@ void Evaluator::Impl::step(const Expression& e, size_t& i, size_t begin, size_t 
     uint64_t v = 0;
     if (!machine.debugAddr(op.u[0], v))
       evalError(".debug_addr entry " + std::to_string(op.u[0]) + " is not available");
-    if (op.op == Op::addrx)
+    if (standardOp(op.op) == Op::addrx)
       pushLocation({memory(0, 0), BitOffset(v) * 8});
     else
       push(makeInt(0, v));
@@ -395,7 +395,7 @@ void Evaluator::Impl::step(const Expression& e, size_t& i, size_t begin, size_t 
       break;
     }
     uint64_t r = 0;
-    switch (op.op) {
+    switch (standardOp(op.op)) {
     case Op::plus:
       r = x + y;
       break;
@@ -450,7 +450,7 @@ void Evaluator::Impl::step(const Expression& e, size_t& i, size_t begin, size_t 
     Entry a = popValue();
     if (a.kind == Entry::Ipv) evalError("an implicit pointer value is converted");
     const BaseType &f = typeOf(a), &t = types_[to];
-    if (op.op == Op::reinterpret) {
+    if (standardOp(op.op) == Op::reinterpret) {
       if (f.totalBits() != t.totalBits())
         illFormed("DW_OP_reinterpret between types of " + std::to_string(f.totalBits()) + " and " +
                   std::to_string(t.totalBits()) + " bits");

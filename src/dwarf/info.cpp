@@ -226,6 +226,7 @@ void DebugInfo::indexUnit(Unit& u) {
     if (code == 0) { // the end of a sibling chain (or padding after the unit DIE's subtree)
       if (!open.empty()) {
         u.dies[open.back()].next = uint32_t(u.dies.size());
+        u.dies[open.back()].null_at = at;
         open.pop_back();
       }
       continue;

@@ -42,8 +42,8 @@ uint64_t addrMax(unsigned size) {
 
 /// Where the list an attribute names starts: a section offset (DW_FORM_sec_offset, or the
 /// DWARF 4 data forms) or an index through the offsets table after the unit's base.
-static uint64_t listOffset(const DebugInfo& info, const Unit& u, const AttrValue& v,
-                           const SectionBytes& s, std::string_view name, uint64_t base) {
+static uint64_t listStart(const DebugInfo& info, const Unit& u, const AttrValue& v,
+                          const SectionBytes& s, std::string_view name, uint64_t base) {
   if (v.kind == AttrValue::Kind::LocListX || v.kind == AttrValue::Kind::RngListX) {
     const uint64_t size = u.header.offset_size;
     if (base > s.bytes.size() || (s.bytes.size() - base) / size <= v.u)
@@ -61,12 +61,21 @@ static uint64_t listOffset(const DebugInfo& info, const Unit& u, const AttrValue
                 " is no list");
 }
 
+uint64_t DebugInfo::listOffset(const Unit& u, const AttrValue& v) const {
+  const bool ranges = v.name == DW_AT_ranges;
+  if (u.header.version >= 5)
+    return ranges ? listStart(*this, u, v, s_.rnglists, ".debug_rnglists", u.rnglists_base)
+                  : listStart(*this, u, v, s_.loclists, ".debug_loclists", u.loclists_base);
+  return ranges ? listStart(*this, u, v, s_.ranges, ".debug_ranges", 0)
+                : listStart(*this, u, v, s_.loc, ".debug_loc", 0);
+}
+
 void DebugInfo::locationList(const Unit& u, const AttrValue& v, std::vector<LocEntry>& out) const {
   out.clear();
   const unsigned as = u.header.address_size;
   uint64_t base = u.base_address;
   if (u.header.version >= 5) {
-    uint64_t off = listOffset(*this, u, v, s_.loclists, ".debug_loclists", u.loclists_base);
+    uint64_t off = listStart(*this, u, v, s_.loclists, ".debug_loclists", u.loclists_base);
     Cursor c(*this, s_.loclists, ".debug_loclists", off);
     while (true) {
       LocEntry e;
@@ -117,7 +126,7 @@ void DebugInfo::locationList(const Unit& u, const AttrValue& v, std::vector<LocE
     }
   }
   // DWARF 2-4: pairs of addresses, (0, 0) ends, (max, base) selects a base address.
-  uint64_t off = listOffset(*this, u, v, s_.loc, ".debug_loc", 0);
+  uint64_t off = listStart(*this, u, v, s_.loc, ".debug_loc", 0);
   Cursor c(*this, s_.loc, ".debug_loc", off);
   while (true) {
     LocEntry e;
@@ -140,7 +149,7 @@ void DebugInfo::rangeList(const Unit& u, const AttrValue& v, std::vector<PcRange
   const unsigned as = u.header.address_size;
   uint64_t base = u.base_address;
   if (u.header.version >= 5) {
-    uint64_t off = listOffset(*this, u, v, s_.rnglists, ".debug_rnglists", u.rnglists_base);
+    uint64_t off = listStart(*this, u, v, s_.rnglists, ".debug_rnglists", u.rnglists_base);
     Cursor c(*this, s_.rnglists, ".debug_rnglists", off);
     while (true) {
       const uint64_t at = c.pos();
@@ -181,7 +190,7 @@ void DebugInfo::rangeList(const Unit& u, const AttrValue& v, std::vector<PcRange
       out.push_back(r);
     }
   }
-  uint64_t off = listOffset(*this, u, v, s_.ranges, ".debug_ranges", 0);
+  uint64_t off = listStart(*this, u, v, s_.ranges, ".debug_ranges", 0);
   Cursor c(*this, s_.ranges, ".debug_ranges", off);
   while (true) {
     uint64_t b = c.fixed(as, "a range list entry");

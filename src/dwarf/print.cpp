@@ -148,6 +148,7 @@ private:
 // Whether operand k of `op` is the DIE offset of a base type (the second operand of regval_type,
 // deref_type, xderef_type; the first of const_type, convert, reinterpret).
 bool isBaseTypeOperand(Op op, int k) {
+  op = standardOp(op);
   if (k == 1) return op == Op::regval_type || op == Op::deref_type || op == Op::xderef_type;
   return op == Op::const_type || op == Op::convert || op == Op::reinterpret;
 }
@@ -219,7 +220,7 @@ private:
   static RegisterUse registerUse(Op op) {
     if (op >= Op::reg0 && op <= Op::reg31) return RegisterUse::Implicit;
     if (op >= Op::breg0 && op <= Op::breg31) return RegisterUse::ImplicitBased;
-    switch (op) {
+    switch (standardOp(op)) {
     case Op::regx:
     case Op::LLVM_call_frame_entry_reg:
       return RegisterUse::Operand;
@@ -257,16 +258,32 @@ const OpTable& opTable() {
 
 // ----- what only the display form prints ----------------------------------------------------
 
-// " (0x0000000d)": a base type reference printed as llvm-dwarfdump prints a valid one in a unit
-// at offset 0 (0x%08x); DW_OP_convert and DW_OP_reinterpret 0 (the generic type) print " 0x0".
-void baseType(Sink& out, Op op, uint64_t die) {
+// " (0x0000000d)": a base type reference as llvm-dwarfdump prints a valid one: with the unit's
+// base types (options.base_types), its .debug_info offset and ` "name"`, or " <invalid base_type
+// ref: 0x..>"; without them, as in a unit at offset 0 (0x%08x). DW_OP_convert and
+// DW_OP_reinterpret 0 (the generic type) print " 0x0".
+void baseType(Sink& out, Op op, uint64_t die, const DisplayOptions* opt) {
+  op = standardOp(op);
   if (die == 0 && (op == Op::convert || op == Op::reinterpret)) {
     out.put(" 0x0");
     return;
   }
+  uint64_t at = die;
+  std::string_view name;
+  if (opt && opt->base_types && !opt->base_types->baseType(die, at, name)) {
+    out.put(" <invalid base_type ref:");
+    out.hex(die);
+    out.put('>');
+    return;
+  }
   out.put(" (");
-  out.hex(die, false, 8);
+  out.hex(at, false, 8);
   out.put(')');
+  if (!name.empty()) {
+    out.put(" \"");
+    out.put(name);
+    out.put('"');
+  }
 }
 
 // " NAME".
@@ -289,7 +306,7 @@ bool namedRegister(const Operation& o, RegisterUse use, const DisplayOptions& op
   if (!n) return false;
   putRegisterName(out, *n, reg);
   if (use == RegisterUse::ImplicitBased || use == RegisterUse::OperandBased) out.dec(o.s, true);
-  if (use == RegisterUse::OperandTyped) baseType(out, o.op, o.u[1]);
+  if (use == RegisterUse::OperandTyped) baseType(out, o.op, o.u[1], &opt);
   return true;
 }
 
@@ -385,7 +402,7 @@ void operation(const Expression& e, const Operation& o, const OpInfo& info, cons
       break;
     default:
       if (F == Form::Display && isBaseTypeOperand(o.op, k)) {
-        baseType(out, o.op, o.u[k]);
+        baseType(out, o.op, o.u[k], opt);
         if (o.op == Op::const_type) out.hex(o.u[1]); // the constant's length, then its bytes
         break;
       }
@@ -412,7 +429,7 @@ void appendRange(const Expression& e, size_t first, size_t last, const DisplayOp
     lead = false;
     const Operation& o = e.ops[i];
     operation<F>(e, o, infos[size_t(o.op)], table, user, opt, out);
-    if (e.ops[i].op == Op::entry_value) {
+    if (standardOp(e.ops[i].op) == Op::entry_value) {
       ends.push(e.endOf(i));
       lead = true;
     }

@@ -35,7 +35,8 @@ public:
         // "()" : an empty nested expression.
       } else {
         operation(e, open);
-        if (e.ops.back().op == Op::entry_value) continue; // its nested expression follows
+        if (standardOp(e.ops.back().op) == Op::entry_value)
+          continue; // its nested expression follows
       }
       // After an operation: ")" closes nested expressions, "," starts the next operation.
       while (true) {

@@ -49,6 +49,12 @@ dwarf::DebugSections debugSections(const ElfFile& file) {
   return s;
 }
 
+std::string llvmFileFormat(const ElfFile& file) {
+  const ElfMachineInfo* m = file.machine();
+  std::string_view arch = m && !m->llvm_format.empty() ? m->llvm_format : "unknown";
+  return std::string(file.header().is64() ? "elf64-" : "elf32-") + std::string(arch);
+}
+
 Target elfTarget(const ElfFile& file) {
   const ElfFlagsInfo& f = file.flagsInfo();
   if (!file.machine() || f.target.empty())

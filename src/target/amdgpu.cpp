@@ -630,8 +630,8 @@ void amdgpuLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
   }
 }
 
-const ElfMachineInfo kElf = {kEmAmdgpu,    kEmAmdgpuName,     Family::AMDGPU,
-                             kRelocations, decodeAmdgpuFlags, amdgpuLinkConflicts};
+const ElfMachineInfo kElf = {kEmAmdgpu,         kEmAmdgpuName,       Family::AMDGPU, kRelocations,
+                             decodeAmdgpuFlags, amdgpuLinkConflicts, "amdgpu"};
 
 // ----- resolution -----------------------------------------------------------------------------
 

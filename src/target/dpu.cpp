@@ -237,8 +237,8 @@ void dpuLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b, std::vector<
                   std::string(b.property("abi_version")));
 }
 
-const ElfMachineInfo kElf = {kEmDpu,       kEmDpuName,     Family::DPU,
-                             kRelocations, decodeDpuFlags, dpuLinkConflicts};
+const ElfMachineInfo kElf = {kEmDpu,         kEmDpuName,       Family::DPU, kRelocations,
+                             decodeDpuFlags, dpuLinkConflicts, {}};
 
 // ----- resolution -----------------------------------------------------------------------------
 

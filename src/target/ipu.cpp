@@ -419,8 +419,8 @@ void ipuLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b, std::vector<
                 " (the Graphcore linker warns: objects compiled for different IPU arch)");
 }
 
-const ElfMachineInfo kElf = {kEmGraphcoreIpu, kEmGraphcoreIpuName, Family::IPU,
-                             kRelocations,    decodeIpuFlags,      ipuLinkConflicts};
+const ElfMachineInfo kElf = {kEmGraphcoreIpu, kEmGraphcoreIpuName, Family::IPU, kRelocations,
+                             decodeIpuFlags,  ipuLinkConflicts,    {}};
 
 // ----- resolution -----------------------------------------------------------------------------
 

@@ -194,8 +194,8 @@ void cudaLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
 }
 
 // No public document lists the R_CUDA_* relocation types: the table stays empty.
-const ElfMachineInfo kElf = {kEmCuda, kEmCudaName,     Family::NVPTX,
-                             {},      decodeCudaFlags, cudaLinkConflicts};
+const ElfMachineInfo kElf = {kEmCuda,           kEmCudaName, Family::NVPTX, {}, decodeCudaFlags,
+                             cudaLinkConflicts, {}};
 
 // ----- resolution -----------------------------------------------------------------------------
 

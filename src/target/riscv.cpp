@@ -439,8 +439,8 @@ void riscvLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
     out.push_back("EF_RISCV_RV64ILP32 differs (RV64ILP32 and standard ABIs cannot be mixed)");
 }
 
-const ElfMachineInfo kElf = {kEmRiscv,     kEmRiscvName,     Family::RISCV,
-                             kRelocations, decodeRiscvFlags, riscvLinkConflicts};
+const ElfMachineInfo kElf = {kEmRiscv,         kEmRiscvName,       Family::RISCV, kRelocations,
+                             decodeRiscvFlags, riscvLinkConflicts, "littleriscv"};
 
 // ----- triples --------------------------------------------------------------------------------
 

@@ -254,6 +254,45 @@ TEST(DwarfCli, VariablesAt) {
       "DW_OP_stack_value, DW_OP_piece 0x8, DW_OP_lit4, DW_OP_stack_value, DW_OP_piece 0x8]\n");
 }
 
+// The section dumps: llvm-dwarfdump-22's layout (the differential test compares every line).
+TEST(DwarfCli, DebugInfo) {
+  CliResult r = runCli({"dwarf", kRv64, "--debug-info"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind(
+                kRv64 + ":\tfile format elf64-littleriscv\n\n.debug_info contents:\n"
+                        "0x00000000: Compile Unit: length = 0x00000146, format = DWARF32, version "
+                        "= 0x0005, unit_type = DW_UT_compile, abbr_offset = 0x0000, addr_size = "
+                        "0x08 (next unit at 0x0000014a)\n\n0x0000000c: DW_TAG_compile_unit\n",
+                0),
+            0u)
+      << r.out;
+  for (const char* line :
+       {"                DW_AT_type\t(0x0000003a \"volatile long\")\n",
+        "                     [0x00000000000111f4, 0x00000000000111fe): DW_OP_breg12 X12+0, "
+        "DW_OP_convert (0x00000027) \"DW_ATE_unsigned_64\", DW_OP_convert (0x0000002b) "
+        "\"DW_ATE_unsigned_32\", DW_OP_stack_value, DW_OP_piece 0x4, ",
+        "                  DW_AT_abstract_origin\t(0x000000ce \"s\")\n", "0x00000149:   NULL\n"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line;
+  EXPECT_EQ(r.out.find(".debug_frame"), std::string::npos);
+  r = runCli({"dwarf", kRv64, "--debug-frame"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\n.debug_frame contents:\n\n00000000 00000014 ffffffff CIE\n"),
+            std::string::npos)
+      << r.out;
+  r = runCli({"dwarf", kRv64, "--debug-info", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\"schema\":\"abikit/1\",\"file\":", 0), 0u) << r.out;
+  for (const char* part :
+       {"\"units\":[{\"offset\":0,\"version\":5,\"format\":\"dwarf32\",\"unit_type\":"
+        "\"compile\",\"address_size\":8",
+        "{\"name\":\"DW_AT_language\",\"form\":\"DW_FORM_data2\",\"value\":29,\"text\":"
+        "\"DW_LANG_C11\"}",
+        "{\"name\":\"DW_AT_frame_base\",\"form\":\"DW_FORM_exprloc\",\"expression\":"
+        "\"DW_OP_reg2 X2\"}",
+        "{\"begin\":\"0x111ec\",\"end\":\"0x1121a\",\"expression\":\"DW_OP_reg10 X10\"}"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part;
+}
+
 TEST(DwarfCli, Errors) {
   expectError(runCli({"dwarf", kRv64, "--variables-at", "0x1"}),
               "abikit: error: " + kRv64 + ": no function's code covers address 0x1\n");
@@ -261,11 +300,15 @@ TEST(DwarfCli, Errors) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("not an address"), std::string::npos) << r.err;
-  r = runCli({"dwarf", kRv64});
+  r = runCli({"dwarf", kRv64, "--debug-line"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_NE(r.err.find("is not implemented yet; --variables-at ADDRESS is"), std::string::npos)
-      << r.err;
+  r = runCli({"dwarf", kRv64, "--debug-info", "--variables-at", "0x11224"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  r = runCli({"dwarf", kRv64, "--attribute-codes", "hip"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
   TempDir dir;
   const std::string bad = dir.write("bad.elf", std::string("\x7f"
                                                            "ELF",

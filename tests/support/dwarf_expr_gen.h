@@ -26,8 +26,11 @@ struct ExprGenOptions {
 /// The operations `format` can encode.
 inline std::vector<dwarf::Op> encodableOps(const dwarf::ExprFormat& format) {
   std::vector<dwarf::Op> out;
+  // GNU operations are other codes for DWARF 5 ones (dwarf::standardOp): not generated.
   for (const dwarf::OpInfo& info : dwarf::allOps())
-    if (!info.extension || dwarf::extensionCode(info, format.encoding) >= 0) out.push_back(info.op);
+    if ((!info.extension || dwarf::extensionCode(info, format.encoding) >= 0) &&
+        !info.name.starts_with("DW_OP_GNU_"))
+      out.push_back(info.op);
   return out;
 }
 

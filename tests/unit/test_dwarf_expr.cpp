@@ -223,9 +223,9 @@ TEST(DwarfExpr, DecodingErrorsAtTheirOffset) {
       {"96 e1", ExprErrorKind::UnknownOpcode, 1},
       {"e8", ExprErrorKind::UnknownOpcode, 0},
       {"00", ExprErrorKind::UnknownOpcode, 0},
-      {"30 e0", ExprErrorKind::UnknownOpcode, 1},
+      {"30 ee", ExprErrorKind::UnknownOpcode, 1},
       {"30 ff", ExprErrorKind::UnknownOpcode, 1},
-      {"e0", ExprErrorKind::UnknownOpcode, 0, ExtEncoding::Legacy},
+      {"ef", ExprErrorKind::UnknownOpcode, 0, ExtEncoding::Legacy},
       {"ed", ExprErrorKind::UnknownOpcode, 0, ExtEncoding::Legacy},
       {"e1", ExprErrorKind::UnknownOpcode, 0, ExtEncoding::SeedDraft},
       {"e9 05", ExprErrorKind::Truncated, 0, ExtEncoding::Legacy}, // aspace_implicit_pointer
@@ -366,7 +366,7 @@ TEST(DwarfExpr, OperationTable) {
     EXPECT_EQ(&opInfo(info.op), &info);
     (info.extension ? ext : dwarf5) += 1;
   }
-  EXPECT_EQ(dwarf5, 164u); // 0x03, 0x06, 0x08-0xa9
+  EXPECT_EQ(dwarf5, 175u); // 0x03, 0x06, 0x08-0xa9 and the GNU 0xe0, 0xf2-0xf7, 0xf9-0xfc
   EXPECT_EQ(ext, 16u);
   EXPECT_EQ(findOp("DW_OP_and")->code, 0x1a);
   EXPECT_EQ(findOp("DW_OP_LLVM_user"), nullptr);

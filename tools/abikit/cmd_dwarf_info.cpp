@@ -1,8 +1,10 @@
-// abikit dwarf: the debugging information of objects (cli-contract.md "DWARF"); today the
+// abikit dwarf: the debugging information of objects (cli-contract.md "DWARF"): the sections
+// laid out as llvm-dwarfdump-22 prints them (--debug-info, --debug-frame, --eh-frame), and the
 // --variables-at question: every variable and parameter in scope at a code address and where it
 // lives there.
 #include "abikit/diag.h"
 #include "abikit/dwarf.h"
+#include "abikit/dwarf_cfi.h"
 #include "abikit/dwarf_info.h"
 #include "abikit/elf.h"
 #include "abikit/emit.h"
@@ -18,7 +20,66 @@ struct State {
   std::vector<std::string> files;
   std::string variables_at;
   bool json = false, debug_info = false, debug_frame = false, eh_frame = false, debug_line = false;
+  std::string attribute_codes = "llvm";
 };
+
+dwarf::HeteroAttrPreset presetOf(const std::string& s) {
+  if (s == "llvm") return dwarf::HeteroAttrPreset::Llvm;
+  if (s == "rocm-legacy") return dwarf::HeteroAttrPreset::RocmLegacy;
+  if (s == "none") return dwarf::HeteroAttrPreset::None;
+  throw Error::atOption("unknown attribute-code table (llvm, rocm-legacy or none)",
+                        "--attribute-codes", s, 0);
+}
+
+// .debug_frame or .eh_frame as llvm-dwarfdump-22 prints it after "contents:".
+std::string framesText(const ElfFile& file, const Target& target, const dwarf::DebugSections& s,
+                       dwarf::CfiSectionKind kind) {
+  const dwarf::SectionBytes& b = kind == dwarf::CfiSectionKind::EhFrame ? s.eh_frame : s.frame;
+  dwarf::CfiFormat f;
+  f.section = kind;
+  f.section_address = b.address;
+  f.address_size = file.header().is64() ? 8 : 4;
+  f.endian = s.endian;
+  try {
+    dwarf::CfiSection cfi = dwarf::parseCfi(b.bytes, f);
+    return dwarf::displayCfi(cfi, dwarf::displayOptionsFor(target, dwarf::ExtEncoding::User));
+  } catch (const Error& e) {
+    if (!e.hasOffset()) throw;
+    throw Error::atOffset(std::string(dwarf::cfiSectionName(kind)) + ": " + e.message(),
+                          file.name(), b.file_offset + e.offset());
+  }
+}
+
+Output dump(const State& st) {
+  if (st.json && (st.debug_frame || st.eh_frame || st.debug_line))
+    throw Error(ErrorKind::Unsupported,
+                "abikit dwarf --json: --debug-frame, --eh-frame and --debug-line are not "
+                "implemented in JSON yet (their text is)");
+  if (st.debug_line)
+    throw Error(ErrorKind::Unsupported, "abikit dwarf: --debug-line is not implemented yet");
+  const bool all = !st.debug_info && !st.debug_frame && !st.eh_frame && !st.debug_line;
+  DwarfDumpOptions options;
+  options.attribute_codes = presetOf(st.attribute_codes);
+  std::string out;
+  for (const std::string& name : st.files) {
+    ElfFile file = ElfFile::open(name);
+    Target target = elfTarget(file);
+    dwarf::DebugInfo info(debugSections(file));
+    if (st.json) {
+      out += dwarfInfoJson(target, info, options);
+      continue;
+    }
+    out += name + ":\tfile format " + llvmFileFormat(file) + "\n";
+    if (all || st.debug_info) out += "\n" + dwarfInfoText(target, info, options);
+    if (all || st.debug_frame)
+      out += "\n.debug_frame contents:\n" +
+             framesText(file, target, info.sections(), dwarf::CfiSectionKind::DebugFrame);
+    if (all || st.eh_frame)
+      out += "\n.eh_frame contents:\n" +
+             framesText(file, target, info.sections(), dwarf::CfiSectionKind::EhFrame);
+  }
+  return Output(std::move(out));
+}
 
 uint64_t parseAddress(const std::string& text) {
   std::string_view s = text;
@@ -101,19 +162,20 @@ void addDwarfCommand(CLI::App& app, Action& action) {
   sub->add_option("--variables-at", st.variables_at,
                   "Every variable and parameter in scope at this code address, and where it "
                   "lives there");
-  sub->add_flag("--debug-info", st.debug_info, "Dump .debug_info (not yet implemented)");
-  sub->add_flag("--debug-frame", st.debug_frame, "Dump .debug_frame (not yet implemented)");
-  sub->add_flag("--eh-frame", st.eh_frame, "Dump .eh_frame (not yet implemented)");
+  sub->add_flag("--debug-info", st.debug_info, "Dump .debug_info as llvm-dwarfdump-22 does");
+  sub->add_flag("--debug-frame", st.debug_frame, "Dump .debug_frame as llvm-dwarfdump-22 does");
+  sub->add_flag("--eh-frame", st.eh_frame, "Dump .eh_frame as llvm-dwarfdump-22 does");
   sub->add_flag("--debug-line", st.debug_line, "Dump .debug_line (not yet implemented)");
+  sub->add_option("--attribute-codes", st.attribute_codes,
+                  "Codes of the DW_AT_LLVM_* heterogeneous attributes: llvm (default, as "
+                  "llvm-dwarfdump-22), rocm-legacy (0x3e08-0x3e0c) or none");
   sub->add_flag("--json", st.json, "JSON output");
   sub->callback([&action] {
     action = [] {
-      if (st.variables_at.empty() || st.debug_info || st.debug_frame || st.eh_frame ||
-          st.debug_line)
-        throw Error(ErrorKind::Unsupported,
-                    "abikit dwarf: dumping sections (--debug-info, --debug-frame, --eh-frame, "
-                    "--debug-line, or no option) is not implemented yet; --variables-at ADDRESS "
-                    "is");
+      if (st.variables_at.empty()) return dump(st);
+      if (st.debug_info || st.debug_frame || st.eh_frame || st.debug_line)
+        throw Error(ErrorKind::Input, "abikit dwarf: --variables-at answers one question; it "
+                                      "takes no section to dump");
       return variablesAt(st);
     };
   });
