@@ -96,6 +96,13 @@ struct DwarfDumpOptions {
 };
 std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
                           const DwarfDumpOptions& options);
+class OutputSink;
+/// The same, streamed through `sink` (memory bounded by its chunk): call checkDwarfInfoDump first,
+/// which reads everything the dump reads and throws what it would (so that a malformed file
+/// prints nothing).
+void checkDwarfInfoDump(const dwarf::DebugInfo& info);
+void dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
+                   const DwarfDumpOptions& options, OutputSink& sink);
 std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
                           const DwarfDumpOptions& options);
 std::string dwarfVariablesText(const Target& target, const DwarfVariablesReport& report);

@@ -1,7 +1,8 @@
 // A type's name as llvm-dwarfdump prints it after a DW_AT_type reference ("S_t *", "int[4]",
 // "const char *", "int (*)(int, ...)", "structure " for an unnamed struct): the C++-flavoured
 // declarator printer of LLVM's DWARFTypePrinter, over abikit's DIE index. The walk is bounded
-// (kMaxDepth nested types): a reference cycle in hostile DWARF ends the name, never the program.
+// (kMaxDepth nested types, kMaxSteps types in all): a reference cycle or a fan of parameters in
+// hostile DWARF ends the name, never the program.
 #include "abikit/dwarf_info.h"
 
 namespace abikit::dwarf {
@@ -9,6 +10,8 @@ namespace abikit::dwarf {
 namespace {
 
 constexpr unsigned kMaxDepth = 64;
+constexpr unsigned kMaxSteps = 4096;
+constexpr size_t kMaxChars = 65536; // a name longer than this ends there
 
 struct D {
   const Unit* u = nullptr;
@@ -20,7 +23,7 @@ struct D {
 
 class Printer {
 public:
-  Printer(const DebugInfo& info, std::string& out) : info_(info), os_(out) {}
+  Printer(const DebugInfo& info, std::string& out) : info_(info), os_(out), start_(out.size()) {}
 
   void qualifiedName(D d) {
     if (!enter()) return;
@@ -34,11 +37,13 @@ private:
   std::string& os_;
   bool word_ = true;
   bool ended_template_ = false;
-  unsigned depth_ = 0;
+  unsigned depth_ = 0, steps_ = 0;
+  size_t start_;
 
   bool enter() {
-    if (depth_ >= kMaxDepth) return false;
+    if (depth_ >= kMaxDepth || steps_ >= kMaxSteps || os_.size() - start_ > kMaxChars) return false;
     ++depth_;
+    ++steps_;
     return true;
   }
   void leave() { --depth_; }

@@ -7,7 +7,12 @@
 #include "abikit/emit.h"
 #include "json_writer.h"
 
+#include <array>
+#include <bit>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <unordered_map>
 
 namespace abikit {
 
@@ -16,10 +21,42 @@ namespace {
 using dwarf::AttrValue;
 using AK = dwarf::AttrValue::Kind;
 
+// Two hex digits of every byte value.
+constexpr std::array<char, 512> kHexPairs = [] {
+  std::array<char, 512> t{};
+  for (int i = 0; i < 256; ++i) {
+    t[size_t(2 * i)] = "0123456789abcdef"[i >> 4];
+    t[size_t(2 * i + 1)] = "0123456789abcdef"[i & 15];
+  }
+  return t;
+}();
+
+// "0x" and at least `width` lowercase hex digits (printf's "0x%0*llx"), two digits a step from
+// the right.
 void hexTo(std::string& out, uint64_t v, int width) {
+  int digits = v ? (67 - std::countl_zero(v)) / 4 : 1;
+  if (digits < width) digits = width;
   char b[24];
-  int n = std::snprintf(b, sizeof b, "0x%0*llx", width, static_cast<unsigned long long>(v));
-  out.append(b, size_t(n));
+  char* end = b + 2 + digits;
+  char* p = end;
+  for (; p - b >= 4; v >>= 8) {
+    p -= 2;
+    std::memcpy(p, &kHexPairs[size_t(2 * (v & 0xff))], 2);
+  }
+  if (p - b == 3) *--p = "0123456789abcdef"[v & 15];
+  b[0] = '0';
+  b[1] = 'x';
+  out.append(b, size_t(end - b));
+}
+
+void decTo(std::string& out, uint64_t v) {
+  char b[20];
+  out.append(b, size_t(std::to_chars(b, b + 20, v).ptr - b));
+}
+
+void decTo(std::string& out, int64_t v) {
+  char b[21];
+  out.append(b, size_t(std::to_chars(b, b + 21, v).ptr - b));
 }
 
 std::string hexStr(uint64_t v, int width = 1) {
@@ -189,9 +226,16 @@ public:
     display_.base_types = &*base_types_;
   }
 
-  void render(const dwarf::Die& die, const AttrValue& v, Rendered& r) {
+  /// `attrs`: all of the DIE's attributes (DW_AT_high_pc reads DW_AT_low_pc there).
+  void render(const dwarf::Die& die, std::span<const AttrValue> attrs, const AttrValue& v,
+              Rendered& r) {
     using namespace dwarf;
-    r = Rendered{};
+    r.text.clear();
+    r.expression.clear();
+    r.extra.clear();
+    r.ranges.clear();
+    r.has_expression = r.has_list = false;
+    r.list_offset = 0;
     const unsigned version = unit_->header.version;
     const unsigned as = unit_->header.address_size;
     std::string& t = r.text;
@@ -212,14 +256,19 @@ public:
     } else if (v.name == DW_AT_decl_line || v.name == DW_AT_decl_column ||
                v.name == DW_AT_call_line || v.name == DW_AT_call_column) {
       if (std::optional<uint64_t> k = unsignedConstant(v))
-        t += std::to_string(*k);
+        decTo(t, *k);
       else
         formValue(v, t);
     } else if (v.name == DW_AT_low_pc && v.kind == AK::Address &&
                v.u == (as >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * as)) - 1)) {
       t += "dead code";
     } else if (v.name == DW_AT_high_pc && unsignedConstant(v)) {
-      std::optional<AttrValue> low = info_.attribute(*unit_, die, DW_AT_low_pc);
+      const AttrValue* low = nullptr;
+      for (const AttrValue& a : attrs)
+        if (a.name == DW_AT_low_pc) {
+          low = &a;
+          break;
+        }
       const uint64_t tomb = as >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * as)) - 1;
       if (low && low->kind == AK::Address && low->u != tomb)
         hexTo(t, low->u + v.u, int(2 * as));
@@ -238,7 +287,7 @@ public:
     if (v.name == DW_AT_specification || v.name == DW_AT_abstract_origin ||
         v.name == DW_AT_call_origin) {
       if (v.kind == AK::Reference) {
-        std::string_view n = linkageName(v.u);
+        std::string_view n = cachedLinkageName(v.u);
         if (!n.empty()) {
           r.extra = n;
           t += " \"";
@@ -247,13 +296,13 @@ public:
         }
       }
     } else if (v.name == DW_AT_type || v.name == DW_AT_containing_type) {
-      const Unit* u = nullptr;
-      uint32_t i = 0;
-      if (v.kind == AK::Reference && info_.findDie(v.u, u, i)) {
-        info_.dumpTypeName(v.u, r.extra);
-        t += " \"";
-        t += r.extra;
-        t += '"';
+      if (v.kind == AK::Reference) {
+        if (const std::string* n = typeName(v.u)) {
+          r.extra = *n;
+          t += " \"";
+          t += *n;
+          t += '"';
+        }
       }
     } else if (v.name == DW_AT_ranges) {
       rangeList(die, v, r);
@@ -272,6 +321,28 @@ private:
   dwarf::Expression expr_;
   std::vector<dwarf::LocEntry> locs_;
   std::vector<dwarf::PcRange> pcs_;
+  // Names by DIE offset: the same types and origins are named again and again.
+  std::unordered_map<uint64_t, std::string> type_names_;
+  std::unordered_map<uint64_t, std::string_view> origin_names_;
+
+  const std::string* typeName(uint64_t offset) {
+    auto it = type_names_.find(offset);
+    if (it == type_names_.end()) {
+      const dwarf::Unit* u = nullptr;
+      uint32_t i = 0;
+      if (!info_.findDie(offset, u, i)) return nullptr;
+      std::string n;
+      info_.dumpTypeName(offset, n);
+      it = type_names_.emplace(offset, std::move(n)).first;
+    }
+    return &it->second;
+  }
+
+  std::string_view cachedLinkageName(uint64_t offset) {
+    auto it = origin_names_.find(offset);
+    if (it == origin_names_.end()) it = origin_names_.emplace(offset, linkageName(offset)).first;
+    return it->second;
+  }
 
   int addrWidth() const { return int(2 * unit_->header.address_size); }
 
@@ -309,7 +380,7 @@ private:
     std::string& t = r.text;
     if (v.form == dwarf::DW_FORM_loclistx) {
       t += "indexed (";
-      t += hexStr(v.u);
+      hexTo(t, v.u, 1);
       t += ") loclist = ";
     }
     r.has_list = true;
@@ -317,7 +388,7 @@ private:
     info_.locationList(*unit_, v, locs_);
     hexTo(t, r.list_offset, 8);
     t += ": ";
-    const std::string indent(size_t(13 + 4 + indent_), ' ');
+    const size_t indent = size_t(13 + 4 + indent_);
     for (const dwarf::LocEntry& e : locs_) {
       Range g;
       g.begin = e.begin;
@@ -325,7 +396,7 @@ private:
       g.is_default = e.is_default;
       expression(e.expression, g.expression, true);
       t += '\n';
-      t += indent;
+      t.append(indent, ' ');
       if (e.is_default) {
         t += "<default>";
       } else {
@@ -347,10 +418,10 @@ private:
     if (v.form == dwarf::DW_FORM_rnglistx) hexTo(t, info_.listOffset(*unit_, v), 8);
     r.has_list = true;
     info_.pcRanges(*unit_, die, pcs_);
-    const std::string indent(size_t(13 + 4 + indent_), ' ');
+    const size_t indent = size_t(13 + 4 + indent_);
     for (const dwarf::PcRange& p : pcs_) {
       t += '\n';
-      t += indent;
+      t.append(indent, ' ');
       t += '[';
       hexTo(t, p.begin, addrWidth());
       t += ", ";
@@ -422,10 +493,10 @@ private:
       return;
     case DW_FORM_sdata:
     case DW_FORM_implicit_const:
-      t += std::to_string(v.s);
+      decTo(t, v.s);
       return;
     case DW_FORM_udata:
-      t += std::to_string(v.u);
+      decTo(t, v.u);
       return;
     case DW_FORM_string:
     case DW_FORM_strp:
@@ -545,9 +616,29 @@ template <class Begin, class End> void walk(const dwarf::Unit& u, Begin&& begin,
 
 } // namespace
 
-std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
-                          const DwarfDumpOptions& options) {
-  std::string t = ".debug_info contents:\n";
+void checkDwarfInfoDump(const dwarf::DebugInfo& info) {
+  std::vector<AttrValue> attrs;
+  std::vector<dwarf::LocEntry> locs;
+  std::vector<dwarf::PcRange> ranges;
+  for (const dwarf::Unit& u : info.units())
+    for (const dwarf::Die& d : u.dies) {
+      info.attributes(u, d, attrs);
+      for (const AttrValue& v : attrs) {
+        if (v.name == dwarf::DW_AT_ranges) {
+          if (v.kind == AK::RngListX) (void)info.listOffset(u, v);
+          info.pcRanges(u, d, ranges);
+        } else if (mayHaveLocationList(v.name) && isSectionOffset(v, u.header.version)) {
+          (void)info.listOffset(u, v);
+          info.locationList(u, v, locs);
+        }
+      }
+    }
+}
+
+void dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
+                   const DwarfDumpOptions& options, OutputSink& sink) {
+  std::string& t = sink.buffer();
+  t += ".debug_info contents:\n";
   Renderer r(target, info, options);
   std::vector<AttrValue> attrs;
   Rendered rendered;
@@ -570,10 +661,11 @@ std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
             t.append(size_t(12 + 2 * d.depth + 2), ' ');
             t += r.attrName(v.name, scratch);
             t += "\t(";
-            r.render(d, v, rendered);
+            r.render(d, attrs, v, rendered);
             t += rendered.text;
             t += ")\n";
           }
+          sink.drain();
         },
         [&](const dwarf::Die& d) {
           if (!d.null_at) return;
@@ -584,7 +676,14 @@ std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
           t += "NULL\n";
         });
   }
-  return t;
+}
+
+std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
+                          const DwarfDumpOptions& options) {
+  checkDwarfInfoDump(info);
+  OutputSink sink;
+  dwarfInfoText(target, info, options, sink);
+  return std::move(sink.buffer());
 }
 
 std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
@@ -627,7 +726,7 @@ std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
           r.indent_ = 2 * d.depth;
           info.attributes(u, d, attrs);
           for (const AttrValue& v : attrs) {
-            r.render(d, v, rendered);
+            r.render(d, attrs, v, rendered);
             j.beginObject();
             j.field("name", r.attrName(v.name, scratch));
             std::string_view form = dwarf::formName(v.form);

@@ -1,9 +1,12 @@
 // `abikit dwarf-expr decode|encode` through the command line: the text, display and JSON forms,
 // the encodings and formats, and the errors (one line on stderr with the byte offset or the text
 // column, exit 1, nothing on stdout). The codec itself is tested in tests/unit/test_dwarf_*.cpp.
+#include "abikit/elf.h"
 #include "cli_runner.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -291,6 +294,29 @@ TEST(DwarfCli, DebugInfo) {
         "\"DW_OP_reg2 X2\"}",
         "{\"begin\":\"0x111ec\",\"end\":\"0x1121a\",\"expression\":\"DW_OP_reg10 X10\"}"})
     EXPECT_NE(r.out.find(part), std::string::npos) << part;
+}
+
+// A malformed location list deep in the file: one error with the file offset, nothing on stdout
+// (the dump is checked whole before it is written).
+TEST(DwarfCli, DebugInfoMalformedPrintsNothing) {
+  std::ifstream in(kRv64, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  uint64_t at = 0;
+  {
+    abikit::ElfFile f = abikit::ElfFile::open(kRv64);
+    const abikit::ElfSection* s = f.findSection(".debug_loclists");
+    ASSERT_TRUE(s);
+    at = s->offset + s->size - 1; // the last list's end-of-list entry
+  }
+  ASSERT_EQ(bytes[size_t(at)], 0);
+  bytes[size_t(at)] = char(0x3f); // an unknown entry kind
+  TempDir dir;
+  const std::string bad = dir.write("bad.elf", bytes);
+  CliResult r = runCli({"dwarf", bad, "--debug-info"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("unknown location list entry kind 0x3f"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(std::to_string(at)), std::string::npos) << r.err;
 }
 
 TEST(DwarfCli, Errors) {

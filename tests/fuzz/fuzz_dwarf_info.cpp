@@ -1,11 +1,12 @@
 // libFuzzer target over the debug-information reader: whole ELF files (the bytes are the file),
-// their DWARF units, DIEs and attributes, location and range lists, and the variables in scope at
-// the start of every function. Anything but an abikit::Error escaping, a crash, a hang or an
-// out-of-bounds access (ASan/UBSan) is a bug.
+// their DWARF units, DIEs and attributes, location and range lists, the --debug-info dumps (text
+// and JSON), and the variables in scope at the start of every function. Anything but an
+// abikit::Error escaping, a crash, a hang or an out-of-bounds access (ASan/UBSan) is a bug.
 #include "abikit/diag.h"
 #include "abikit/dwarf.h"
 #include "abikit/dwarf_info.h"
 #include "abikit/elf.h"
+#include "abikit/emit.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +44,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         } catch (const Error&) {
         }
       }
+    if (target && visited <= 4096) { // the dumps, over every DIE
+      try {
+        (void)dwarfInfoText(*target, info, DwarfDumpOptions{});
+        (void)dwarfInfoJson(*target, info, DwarfDumpOptions{});
+      } catch (const Error&) {
+      }
+    }
     dwarf::Expression e;
     for (uint64_t pc : starts) {
       try {

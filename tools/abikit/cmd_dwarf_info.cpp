@@ -11,6 +11,7 @@
 #include "cli.h"
 
 #include <charconv>
+#include <memory>
 
 namespace abikit::cli {
 
@@ -60,25 +61,50 @@ Output dump(const State& st) {
   const bool all = !st.debug_info && !st.debug_frame && !st.eh_frame && !st.debug_line;
   DwarfDumpOptions options;
   options.attribute_codes = presetOf(st.attribute_codes);
-  std::string out;
+  // Every file is read and checked (everything the dumps read) before anything is written: a
+  // malformed file prints nothing. Then .debug_info streams, a chunk at a time.
+  struct File {
+    std::string name;
+    ElfFile elf;
+    Target target;
+    dwarf::DebugInfo info;
+    std::string frames; // the frame sections' text, made while checking
+  };
+  auto files = std::make_shared<std::vector<File>>();
+  files->reserve(st.files.size());
   for (const std::string& name : st.files) {
-    ElfFile file = ElfFile::open(name);
-    Target target = elfTarget(file);
-    dwarf::DebugInfo info(debugSections(file));
-    if (st.json) {
-      out += dwarfInfoJson(target, info, options);
-      continue;
-    }
-    out += name + ":\tfile format " + llvmFileFormat(file) + "\n";
-    if (all || st.debug_info) out += "\n" + dwarfInfoText(target, info, options);
-    if (all || st.debug_frame)
-      out += "\n.debug_frame contents:\n" +
-             framesText(file, target, info.sections(), dwarf::CfiSectionKind::DebugFrame);
-    if (all || st.eh_frame)
-      out += "\n.eh_frame contents:\n" +
-             framesText(file, target, info.sections(), dwarf::CfiSectionKind::EhFrame);
+    ElfFile elf = ElfFile::open(name);
+    Target target = elfTarget(elf);
+    dwarf::DebugInfo info(debugSections(elf));
+    if (all || st.debug_info || st.json) checkDwarfInfoDump(info);
+    std::string frames;
+    if (!st.json && (all || st.debug_frame))
+      frames += "\n.debug_frame contents:\n" +
+                framesText(elf, target, info.sections(), dwarf::CfiSectionKind::DebugFrame);
+    if (!st.json && (all || st.eh_frame))
+      frames += "\n.eh_frame contents:\n" +
+                framesText(elf, target, info.sections(), dwarf::CfiSectionKind::EhFrame);
+    files->push_back({name, std::move(elf), std::move(target), std::move(info), std::move(frames)});
   }
-  return Output(std::move(out));
+  Output out;
+  out.stream = [files, options, all, st](OutputSink& sink) {
+    for (const File& f : *files) {
+      if (st.json) {
+        sink.buffer() += dwarfInfoJson(f.target, f.info, options);
+        sink.drain();
+        continue;
+      }
+      sink.buffer() += f.name + ":\tfile format " + llvmFileFormat(f.elf) + "\n";
+      if (all || st.debug_info) {
+        sink.buffer() += '\n';
+        dwarfInfoText(f.target, f.info, options, sink);
+      }
+      sink.buffer() += f.frames;
+      sink.drain();
+    }
+    return 0;
+  };
+  return out;
 }
 
 uint64_t parseAddress(const std::string& text) {
