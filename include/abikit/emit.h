@@ -4,6 +4,7 @@
 
 #include "abikit/callconv.h"
 #include "abikit/dwarf.h"
+#include "abikit/dwarf_cfi.h"
 #include "abikit/dwarf_eval.h"
 #include "abikit/dwarf_info.h"
 #include "abikit/kernarg.h"
@@ -103,8 +104,13 @@ class OutputSink;
 void checkDwarfInfoDump(const dwarf::DebugInfo& info);
 void dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
                    const DwarfDumpOptions& options, OutputSink& sink);
+/// JSON: the units when `units`, and `frames` (dwarfFramesJson documents) as "frames".
 std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
-                          const DwarfDumpOptions& options);
+                          const DwarfDumpOptions& options, bool units = true,
+                          std::span<const std::string> frames = {});
+/// One call-frame section as JSON: {"section":".debug_frame","entries":[{"offset","kind":"CIE",
+/// ...,"instructions":[...],"rows":[...]}]}, instructions and rows in llvm-dwarfdump-22's text.
+std::string dwarfFramesJson(const Target& target, const dwarf::CfiSection& section);
 std::string dwarfVariablesText(const Target& target, const DwarfVariablesReport& report);
 
 /// "e9 02": bytes as lowercase two-digit hex separated by single spaces.

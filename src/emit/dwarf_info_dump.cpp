@@ -182,7 +182,8 @@ struct Rendered {
   bool has_list = false; // a location list (ranges hold its entries) or a range list
   uint64_t list_offset = 0;
   std::vector<Range> ranges;
-  std::string extra; // the name after a reference (type, origin), unquoted
+  std::string extra;      // the name after a reference (type, origin), unquoted
+  std::string value_name; // the name shown instead of a constant (DW_LANG_C11, a file path)
 };
 
 class BaseTypes final : public dwarf::BaseTypeNames {
@@ -233,6 +234,7 @@ public:
     r.text.clear();
     r.expression.clear();
     r.extra.clear();
+    r.value_name.clear();
     r.ranges.clear();
     r.has_expression = r.has_list = false;
     r.list_offset = 0;
@@ -244,12 +246,14 @@ public:
     if (v.name == DW_AT_decl_file || v.name == DW_AT_call_file) {
       if (std::optional<uint64_t> k = unsignedConstant(v); k && options_.file_name) {
         if (std::optional<std::string> f = options_.file_name(info_, *unit_, *k)) {
+          r.value_name = *f;
           file = '"' + *f + '"';
           name = file;
         }
       }
     } else if (std::optional<uint64_t> k = unsignedConstant(v)) {
       name = attrValueName(v.name, *k);
+      r.value_name = name;
     }
     if (!name.empty()) {
       t += name;
@@ -687,7 +691,8 @@ std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
 }
 
 std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
-                          const DwarfDumpOptions& options) {
+                          const DwarfDumpOptions& options, bool units,
+                          std::span<const std::string> frames) {
   detail::TextBuffer out;
   detail::JsonWriter<detail::kJsonCompact> j(out);
   Renderer r(target, info, options);
@@ -697,6 +702,17 @@ std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
   j.beginObject();
   j.field("schema", "abikit/1");
   j.field("file", info.sections().file);
+  if (!frames.empty()) {
+    j.key("frames");
+    j.beginArray();
+    for (const std::string& f : frames) j.value(detail::RawJson{f});
+    j.endArray();
+  }
+  if (!units) {
+    j.endObject();
+    out.put('\n');
+    return out.take();
+  }
   j.key("units");
   j.beginArray();
   for (const dwarf::Unit& u : info.units()) {
@@ -783,12 +799,7 @@ std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
               }
               // What llvm-dwarfdump shows besides the value: an enumerator or file name, the
               // referenced type's or origin's name, the ranges.
-              if (v.kind == AK::Constant || v.kind == AK::Flag)
-                if (!rendered.text.empty() && rendered.text[0] != '0' && rendered.text != "true" &&
-                    rendered.text[0] != '-' && (rendered.text[0] < '1' || rendered.text[0] > '9'))
-                  j.field("text", rendered.text.front() == '"'
-                                      ? rendered.text.substr(1, rendered.text.size() - 2)
-                                      : rendered.text);
+              if (!rendered.value_name.empty()) j.field("text", rendered.value_name);
               if (!rendered.extra.empty()) j.field("names", rendered.extra);
               if (v.name == dwarf::DW_AT_ranges) {
                 j.key("ranges");

@@ -294,6 +294,21 @@ TEST(DwarfCli, DebugInfo) {
         "\"DW_OP_reg2 X2\"}",
         "{\"begin\":\"0x111ec\",\"end\":\"0x1121a\",\"expression\":\"DW_OP_reg10 X10\"}"})
     EXPECT_NE(r.out.find(part), std::string::npos) << part;
+  EXPECT_EQ(r.out.find("\"frames\""), std::string::npos);
+  r = runCli({"dwarf", kRv64, "--debug-frame", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("\"units\""), std::string::npos);
+  EXPECT_NE(
+      r.out.find("{\"offset\":\"0x30\",\"kind\":\"FDE\",\"length\":\"0x24\",\"format\":"
+                 "\"dwarf32\",\"cie\":\"0x0\",\"begin\":\"0x11220\",\"end\":\"0x11238\","
+                 "\"instructions\":[\"DW_CFA_advance_loc: 2 to 0x11222\",\"DW_CFA_def_cfa_offset: "
+                 "+16\",\"DW_CFA_advance_loc: 2 to 0x11224\",\"DW_CFA_offset: X1 -8\","),
+      std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\"rows\":[\"0x11220: CFA=X2\",\"0x11222: CFA=X2+16\",\"0x11224: "
+                       "CFA=X2+16: X1=[CFA-8]\","),
+            std::string::npos)
+      << r.out;
 }
 
 // A malformed location list deep in the file: one error with the file offset, nothing on stdout

@@ -32,9 +32,9 @@ dwarf::HeteroAttrPreset presetOf(const std::string& s) {
                         "--attribute-codes", s, 0);
 }
 
-// .debug_frame or .eh_frame as llvm-dwarfdump-22 prints it after "contents:".
+// .debug_frame or .eh_frame as llvm-dwarfdump-22 prints it after "contents:", or as JSON.
 std::string framesText(const ElfFile& file, const Target& target, const dwarf::DebugSections& s,
-                       dwarf::CfiSectionKind kind) {
+                       dwarf::CfiSectionKind kind, bool json = false) {
   const dwarf::SectionBytes& b = kind == dwarf::CfiSectionKind::EhFrame ? s.eh_frame : s.frame;
   dwarf::CfiFormat f;
   f.section = kind;
@@ -43,6 +43,7 @@ std::string framesText(const ElfFile& file, const Target& target, const dwarf::D
   f.endian = s.endian;
   try {
     dwarf::CfiSection cfi = dwarf::parseCfi(b.bytes, f);
+    if (json) return dwarfFramesJson(target, cfi);
     return dwarf::displayCfi(cfi, dwarf::displayOptionsFor(target, dwarf::ExtEncoding::User));
   } catch (const Error& e) {
     if (!e.hasOffset()) throw;
@@ -52,10 +53,6 @@ std::string framesText(const ElfFile& file, const Target& target, const dwarf::D
 }
 
 Output dump(const State& st) {
-  if (st.json && (st.debug_frame || st.eh_frame || st.debug_line))
-    throw Error(ErrorKind::Unsupported,
-                "abikit dwarf --json: --debug-frame, --eh-frame and --debug-line are not "
-                "implemented in JSON yet (their text is)");
   if (st.debug_line)
     throw Error(ErrorKind::Unsupported, "abikit dwarf: --debug-line is not implemented yet");
   const bool all = !st.debug_info && !st.debug_frame && !st.eh_frame && !st.debug_line;
@@ -68,7 +65,8 @@ Output dump(const State& st) {
     ElfFile elf;
     Target target;
     dwarf::DebugInfo info;
-    std::string frames; // the frame sections' text, made while checking
+    std::string frames;                   // the frame sections' text, made while checking
+    std::vector<std::string> frames_json; // or their JSON
   };
   auto files = std::make_shared<std::vector<File>>();
   files->reserve(st.files.size());
@@ -76,21 +74,32 @@ Output dump(const State& st) {
     ElfFile elf = ElfFile::open(name);
     Target target = elfTarget(elf);
     dwarf::DebugInfo info(debugSections(elf));
-    if (all || st.debug_info || st.json) checkDwarfInfoDump(info);
+    if (all || st.debug_info) checkDwarfInfoDump(info);
     std::string frames;
+    std::vector<std::string> frames_json;
+    if (st.json) {
+      if (all || st.debug_frame)
+        frames_json.push_back(
+            framesText(elf, target, info.sections(), dwarf::CfiSectionKind::DebugFrame, true));
+      if (all || st.eh_frame)
+        frames_json.push_back(
+            framesText(elf, target, info.sections(), dwarf::CfiSectionKind::EhFrame, true));
+    }
     if (!st.json && (all || st.debug_frame))
       frames += "\n.debug_frame contents:\n" +
                 framesText(elf, target, info.sections(), dwarf::CfiSectionKind::DebugFrame);
     if (!st.json && (all || st.eh_frame))
       frames += "\n.eh_frame contents:\n" +
                 framesText(elf, target, info.sections(), dwarf::CfiSectionKind::EhFrame);
-    files->push_back({name, std::move(elf), std::move(target), std::move(info), std::move(frames)});
+    files->push_back({name, std::move(elf), std::move(target), std::move(info), std::move(frames),
+                      std::move(frames_json)});
   }
   Output out;
   out.stream = [files, options, all, st](OutputSink& sink) {
     for (const File& f : *files) {
       if (st.json) {
-        sink.buffer() += dwarfInfoJson(f.target, f.info, options);
+        sink.buffer() +=
+            dwarfInfoJson(f.target, f.info, options, all || st.debug_info, f.frames_json);
         sink.drain();
         continue;
       }
