@@ -98,9 +98,9 @@ struct DwarfDumpOptions {
 std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
                           const DwarfDumpOptions& options);
 class OutputSink;
-/// The same, streamed through `sink` (memory bounded by its chunk): call checkDwarfInfoDump first,
-/// which reads everything the dump reads and throws what it would (so that a malformed file
-/// prints nothing).
+/// The same, streamed through `sink` (memory bounded by its chunk): call checkDwarfInfoDump
+/// first, which reads everything the dump reads and throws what it would, so that a malformed
+/// file writes nothing.
 void checkDwarfInfoDump(const dwarf::DebugInfo& info);
 void dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
                    const DwarfDumpOptions& options, OutputSink& sink);

@@ -119,7 +119,7 @@ HeteroAttrCodes heteroAttrCodes(HeteroAttrPreset preset) {
 }
 
 std::string_view HeteroAttrCodes::nameOf(uint16_t attr) const {
-  if (attr == 0) return {};
+  if (attr < 0x2000) return {}; // every preset's codes are vendor codes (0x2000-0x3fff)
   if (attr == lanes) return "DW_AT_LLVM_lanes";
   if (attr == lane_pc) return "DW_AT_LLVM_lane_pc";
   if (attr == active_lane) return "DW_AT_LLVM_active_lane";

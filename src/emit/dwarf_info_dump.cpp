@@ -21,32 +21,38 @@ namespace {
 using dwarf::AttrValue;
 using AK = dwarf::AttrValue::Kind;
 
-// Two hex digits of every byte value.
-constexpr std::array<char, 512> kHexPairs = [] {
-  std::array<char, 512> t{};
-  for (int i = 0; i < 256; ++i) {
-    t[size_t(2 * i)] = "0123456789abcdef"[i >> 4];
-    t[size_t(2 * i + 1)] = "0123456789abcdef"[i & 15];
-  }
-  return t;
-}();
+// The 8 hex digits of x, most significant first, as 8 bytes (one nibble a byte, then ASCII).
+uint64_t hex8(uint32_t x) {
+  uint64_t y = x;
+  y = ((y & 0xffff0000ull) << 16) | (y & 0xffffull);
+  y = ((y & 0x0000ff000000ff00ull) << 8) | (y & 0x000000ff000000ffull);
+  y = ((y & 0x00f000f000f000f0ull) << 4) | (y & 0x000f000f000f000full);
+  const uint64_t letters = ((y + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+  y += 0x3030303030303030ull + letters * ('a' - '0' - 10);
+  if constexpr (std::endian::native == std::endian::little) y = __builtin_bswap64(y);
+  return y;
+}
 
-// "0x" and at least `width` lowercase hex digits (printf's "0x%0*llx"), two digits a step from
-// the right.
+// "0x" and at least `width` lowercase hex digits (printf's "0x%0*llx").
 void hexTo(std::string& out, uint64_t v, int width) {
   int digits = v ? (67 - std::countl_zero(v)) / 4 : 1;
   if (digits < width) digits = width;
-  char b[24];
-  char* end = b + 2 + digits;
-  char* p = end;
-  for (; p - b >= 4; v >>= 8) {
-    p -= 2;
-    std::memcpy(p, &kHexPairs[size_t(2 * (v & 0xff))], 2);
-  }
-  if (p - b == 3) *--p = "0123456789abcdef"[v & 15];
+  char b[18];
   b[0] = '0';
   b[1] = 'x';
-  out.append(b, size_t(end - b));
+  const uint64_t lo = hex8(uint32_t(v));
+  if (digits <= 8) {
+    char all[8];
+    std::memcpy(all, &lo, 8);
+    std::memcpy(b + 2, all + 8 - digits, size_t(digits));
+  } else {
+    char all[16];
+    const uint64_t hi = hex8(uint32_t(v >> 32));
+    std::memcpy(all, &hi, 8);
+    std::memcpy(all + 8, &lo, 8);
+    std::memcpy(b + 2, all + 16 - digits, size_t(digits));
+  }
+  out.append(b, size_t(2 + digits));
 }
 
 void decTo(std::string& out, uint64_t v) {
@@ -227,11 +233,12 @@ public:
     display_.base_types = &*base_types_;
   }
 
-  /// `attrs`: all of the DIE's attributes (DW_AT_high_pc reads DW_AT_low_pc there).
+  /// `attrs`: all of the DIE's attributes (DW_AT_high_pc reads DW_AT_low_pc there). The text
+  /// goes to `t` (the output itself, for the text dump); with `parts_` the JSON's parts are kept
+  /// in `r` too.
   void render(const dwarf::Die& die, std::span<const AttrValue> attrs, const AttrValue& v,
-              Rendered& r) {
+              Rendered& r, std::string& t) {
     using namespace dwarf;
-    r.text.clear();
     r.expression.clear();
     r.extra.clear();
     r.value_name.clear();
@@ -240,7 +247,6 @@ public:
     r.list_offset = 0;
     const unsigned version = unit_->header.version;
     const unsigned as = unit_->header.address_size;
-    std::string& t = r.text;
     std::string_view name;
     std::string file;
     if (v.name == DW_AT_decl_file || v.name == DW_AT_call_file) {
@@ -279,11 +285,15 @@ public:
       else
         formValue(v, t);
     } else if (mayHaveLocationList(v.name) && isSectionOffset(v, version)) {
-      locationList(v, r);
+      locationList(v, r, t);
     } else if (v.kind == AK::Exprloc || (mayHaveLocationExpr(v.name) && isBlockForm(v.form))) {
-      expression(v.bytes, r.expression, false);
       r.has_expression = true;
-      t += r.expression;
+      if (parts_) {
+        expression(v.bytes, r.expression, false);
+        t += r.expression;
+      } else {
+        expression(v.bytes, t, false);
+      }
     } else {
       formValue(v, t);
     }
@@ -293,7 +303,7 @@ public:
       if (v.kind == AK::Reference) {
         std::string_view n = cachedLinkageName(v.u);
         if (!n.empty()) {
-          r.extra = n;
+          if (parts_) r.extra = n;
           t += " \"";
           t += n;
           t += '"';
@@ -302,14 +312,14 @@ public:
     } else if (v.name == DW_AT_type || v.name == DW_AT_containing_type) {
       if (v.kind == AK::Reference) {
         if (const std::string* n = typeName(v.u)) {
-          r.extra = *n;
+          if (parts_) r.extra = *n;
           t += " \"";
           t += *n;
           t += '"';
         }
       }
     } else if (v.name == DW_AT_ranges) {
-      rangeList(die, v, r);
+      rangeList(die, v, r, t);
     }
   }
 
@@ -380,8 +390,7 @@ private:
     return info_.name(*u, u->dies[i]);
   }
 
-  void locationList(const AttrValue& v, Rendered& r) {
-    std::string& t = r.text;
+  void locationList(const AttrValue& v, Rendered& r, std::string& t) {
     if (v.form == dwarf::DW_FORM_loclistx) {
       t += "indexed (";
       hexTo(t, v.u, 1);
@@ -394,11 +403,6 @@ private:
     t += ": ";
     const size_t indent = size_t(13 + 4 + indent_);
     for (const dwarf::LocEntry& e : locs_) {
-      Range g;
-      g.begin = e.begin;
-      g.end = e.end;
-      g.is_default = e.is_default;
-      expression(e.expression, g.expression, true);
       t += '\n';
       t.append(indent, ' ');
       if (e.is_default) {
@@ -411,13 +415,21 @@ private:
         t += ')';
       }
       t += ": ";
-      t += g.expression;
-      r.ranges.push_back(std::move(g));
+      if (parts_) {
+        Range g;
+        g.begin = e.begin;
+        g.end = e.end;
+        g.is_default = e.is_default;
+        expression(e.expression, g.expression, true);
+        t += g.expression;
+        r.ranges.push_back(std::move(g));
+      } else {
+        expression(e.expression, t, true);
+      }
     }
   }
 
-  void rangeList(const dwarf::Die& die, const AttrValue& v, Rendered& r) {
-    std::string& t = r.text;
+  void rangeList(const dwarf::Die& die, const AttrValue& v, Rendered& r, std::string& t) {
     // llvm-dwarfdump prints the list's offset as a DWARF32 sec_offset, in 64-bit units too.
     if (v.form == dwarf::DW_FORM_rnglistx) hexTo(t, info_.listOffset(*unit_, v), 8);
     r.has_list = true;
@@ -431,7 +443,7 @@ private:
       t += ", ";
       hexTo(t, p.end, addrWidth());
       t += ')';
-      r.ranges.push_back({p.begin, p.end, false, {}});
+      if (parts_) r.ranges.push_back({p.begin, p.end, false, {}});
     }
   }
 
@@ -544,6 +556,7 @@ private:
 
 public:
   unsigned indent_ = 0;
+  bool parts_ = false; // JSON: keep each part of the rendering in Rendered
 };
 
 void unitHeaderText(const dwarf::DebugInfo& info, const dwarf::Unit& u, std::string& t) {
@@ -618,13 +631,16 @@ template <class Begin, class End> void walk(const dwarf::Unit& u, Begin&& begin,
   }
 }
 
-} // namespace
-
-void checkDwarfInfoDump(const dwarf::DebugInfo& info) {
+// Reads everything the dump of units [first, end) reads, throwing what the dump would throw.
+// (Checking first and then streaming is faster than holding the text: tens of megabytes of it
+// cost more in page faults and copies than a second reading of the attributes.)
+void checkUnits(const dwarf::DebugInfo& info, size_t first) {
   std::vector<AttrValue> attrs;
   std::vector<dwarf::LocEntry> locs;
   std::vector<dwarf::PcRange> ranges;
-  for (const dwarf::Unit& u : info.units())
+  std::span<const dwarf::Unit> units = info.units();
+  for (size_t k = first; k < units.size(); ++k) {
+    const dwarf::Unit& u = units[k];
     for (const dwarf::Die& d : u.dies) {
       info.attributes(u, d, attrs);
       for (const AttrValue& v : attrs) {
@@ -637,6 +653,13 @@ void checkDwarfInfoDump(const dwarf::DebugInfo& info) {
         }
       }
     }
+  }
+}
+
+} // namespace
+
+void checkDwarfInfoDump(const dwarf::DebugInfo& info) {
+  checkUnits(info, 0);
 }
 
 void dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
@@ -665,8 +688,7 @@ void dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
             t.append(size_t(12 + 2 * d.depth + 2), ' ');
             t += r.attrName(v.name, scratch);
             t += "\t(";
-            r.render(d, attrs, v, rendered);
-            t += rendered.text;
+            r.render(d, attrs, v, rendered, t);
             t += ")\n";
           }
           sink.drain();
@@ -685,7 +707,7 @@ void dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
 std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
                           const DwarfDumpOptions& options) {
   checkDwarfInfoDump(info);
-  OutputSink sink;
+  OutputSink sink; // keeps everything
   dwarfInfoText(target, info, options, sink);
   return std::move(sink.buffer());
 }
@@ -696,6 +718,7 @@ std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
   detail::TextBuffer out;
   detail::JsonWriter<detail::kJsonCompact> j(out);
   Renderer r(target, info, options);
+  r.parts_ = true;
   std::vector<AttrValue> attrs;
   Rendered rendered;
   std::string scratch;
@@ -742,7 +765,8 @@ std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
           r.indent_ = 2 * d.depth;
           info.attributes(u, d, attrs);
           for (const AttrValue& v : attrs) {
-            r.render(d, attrs, v, rendered);
+            rendered.text.clear();
+            r.render(d, attrs, v, rendered, rendered.text);
             j.beginObject();
             j.field("name", r.attrName(v.name, scratch));
             std::string_view form = dwarf::formName(v.form);
