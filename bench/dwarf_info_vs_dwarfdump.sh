@@ -5,19 +5,25 @@
 # the defaults. Both print the same text (tests/differential/diff_dwarf_dump.cpp proves it line
 # by line); hyperfine times them, GNU time gives the peak memory. A second file may be given
 # instead (any object both read): bench/dwarf_info_vs_dwarfdump.sh [build-dir] [file].
-# FILES, FUNCS, RUNS tune it.
+# FILES, FUNCS, RUNS tune it; KEEP=DIR builds the program in DIR and keeps it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/bench}
 . bench/build.sh
 bench_build "$build" abikit
 abikit=$build/abikit
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then # build the program in $KEEP and keep it
+  work=$KEEP
+  mkdir -p "$work"
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
 file=${2:-}
+if [ -z "$file" ] && [ -f "$work/big" ]; then file=$work/big; fi
 if [ -z "$file" ]; then
   files=${FILES:-6}
-  funcs=${FUNCS:-5000}
+  funcs=${FUNCS:-6500}
   for ((k = 0; k < files; ++k)); do
     python3 - "$k" "$funcs" >"$work/u$k.c" <<'PY'
 import random, sys
