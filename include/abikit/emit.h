@@ -11,7 +11,6 @@
 #include "abikit/layout.h"
 #include "abikit/target.h"
 
-#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -90,10 +89,6 @@ std::string dwarfVariablesJson(const Target& target, const DwarfVariablesReport&
 /// contents:" on (text), or the JSON document {"schema","file","units"} (cli-contract.md "dwarf").
 struct DwarfDumpOptions {
   dwarf::HeteroAttrPreset attribute_codes = dwarf::HeteroAttrPreset::Llvm;
-  /// The path of file `index` of a unit's line table (DW_AT_decl_file), as llvm-dwarfdump prints
-  /// it; nullopt (or no function) prints the number.
-  std::function<std::optional<std::string>(const dwarf::DebugInfo&, const dwarf::Unit&, uint64_t)>
-      file_name;
 };
 std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
                           const DwarfDumpOptions& options);

@@ -4,6 +4,7 @@
 // prints it between the parentheses, the JSON gives its parts.
 #include "abikit/dwarf.h"
 #include "abikit/dwarf_info.h"
+#include "abikit/dwarf_line.h"
 #include "abikit/emit.h"
 #include "json_writer.h"
 
@@ -227,6 +228,8 @@ public:
 
   void startUnit(const dwarf::Unit& u) {
     unit_ = &u;
+    lines_ = dwarf::unitLines(info_, u);
+    files_.clear();
     base_types_.emplace(info_, u);
     format_ = dwarf::exprFormat(u, info_.sections().endian);
     display_ = dwarf::displayOptionsFor(target_, format_.encoding);
@@ -250,9 +253,9 @@ public:
     std::string_view name;
     std::string file;
     if (v.name == DW_AT_decl_file || v.name == DW_AT_call_file) {
-      if (std::optional<uint64_t> k = unsignedConstant(v); k && options_.file_name) {
-        if (std::optional<std::string> f = options_.file_name(info_, *unit_, *k)) {
-          r.value_name = *f;
+      if (std::optional<uint64_t> k = unsignedConstant(v)) {
+        if (const std::string* f = fileName(*k)) {
+          if (parts_) r.value_name = *f;
           file = '"' + *f + '"';
           name = file;
         }
@@ -335,6 +338,20 @@ private:
   dwarf::Expression expr_;
   std::vector<dwarf::LocEntry> locs_;
   std::vector<dwarf::PcRange> pcs_;
+  std::optional<dwarf::UnitLines> lines_;         // the unit's line table, for DW_AT_decl_file
+  std::vector<std::optional<std::string>> files_; // its paths, made when first named
+
+  const std::string* fileName(uint64_t index) {
+    if (!lines_) return nullptr;
+    const size_t n = lines_->header.file_names.size() + 1;
+    if (index >= n) return nullptr;
+    if (files_.empty()) files_.resize(n);
+    if (!files_[size_t(index)])
+      files_[size_t(index)] =
+          dwarf::lineFileName(lines_->header, index, lines_->comp_dir).value_or(std::string());
+    return files_[size_t(index)]->empty() ? nullptr : &*files_[size_t(index)];
+  }
+
   // Names by DIE offset: the same types and origins are named again and again.
   std::unordered_map<uint64_t, std::string> type_names_;
   std::unordered_map<uint64_t, std::string_view> origin_names_;
@@ -641,6 +658,7 @@ void checkUnits(const dwarf::DebugInfo& info, size_t first) {
   std::span<const dwarf::Unit> units = info.units();
   for (size_t k = first; k < units.size(); ++k) {
     const dwarf::Unit& u = units[k];
+    (void)dwarf::unitLines(info, u); // DW_AT_decl_file names come from the line table
     for (const dwarf::Die& d : u.dies) {
       info.attributes(u, d, attrs);
       for (const AttrValue& v : attrs) {
