@@ -86,6 +86,10 @@ struct DebugSections {
   Endian endian = Endian::Little;
   SectionBytes info, abbrev, str, line_str, str_offsets, addr, loclists, loc, rnglists, ranges,
       line, frame, eh_frame;
+  /// The bytes of sections that are not the file's own: a relocatable object's debug sections
+  /// with their relocations applied (abikit::debugSections). The spans above point into them;
+  /// shared, so that copies and moves of DebugSections keep them alive.
+  std::vector<std::shared_ptr<const std::vector<uint8_t>>> owned;
 };
 
 enum UnitType : uint8_t {

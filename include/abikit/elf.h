@@ -401,8 +401,11 @@ std::vector<std::string> linkConflicts(std::span<const ElfFile* const> files);
 
 // ----- debug information -----------------------------------------------------------------------
 
-/// The DWARF sections of `file` for dwarf::DebugInfo. Throws abikit::Error for a compressed debug
-/// section or a relocatable object whose debug sections carry relocations (not applied yet).
+/// The DWARF sections of `file` for dwarf::DebugInfo. In a relocatable object, the relocations of
+/// the debug sections it reads are applied to copies of them (DebugSections::owned), each type as
+/// its family's ElfMachineInfo::debug_relocations says. Throws abikit::Error for a compressed debug
+/// section, or for a relocation that is not one of those, patches bytes outside its section, or
+/// whose value does not fit its field.
 dwarf::DebugSections debugSections(const ElfFile& file);
 /// The target an object was built for, as its header says (e_machine, e_flags: the triple, the
 /// processor and the ABI; a RISC-V ISA string is not read from .riscv.attributes).

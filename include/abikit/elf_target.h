@@ -38,6 +38,31 @@ struct RelocationType {
   bool sign_extend = false; // the value is signed (range checks use value_bits as signed)
 };
 
+/// How a relocation is applied to a non-allocated section of a relocatable object (the DWARF
+/// sections, as llvm-dwarfdump reads a .o). S: the symbol's value plus its section's address; A:
+/// the addend (RELA) or, for the Set kinds in a REL table, the field's contents; V: the field's
+/// contents; P: the address of the field. The field is RelocationType::size bytes in the file's
+/// byte order.
+enum class DebugRelocKind : uint8_t {
+  Ignore,     // a marker (R_*_NONE, R_RISCV_RELAX, R_RISCV_ALIGN): the bytes stay
+  Absolute,   // S + A; an error when it fits the field neither as signed nor as unsigned
+  Set,        // S + A, truncated to the field (RISC-V SET8/16/32, AMDGPU ABS32_LO)
+  High32,     // (S + A) >> 32 (AMDGPU ABS32_HI)
+  Add,        // V + S + A, modulo the field
+  Sub,        // V - S - A, modulo the field
+  Set6,       // the low 6 bits of the byte = S + A
+  Sub6,       // the low 6 bits of the byte = V - S - A
+  SetUleb128, // S + A, with the next relocation (SubUleb128 at the same offset) subtracted
+  SubUleb128, // V - S - A of the preceding SetUleb128, re-encoded at the ULEB128's length
+  PcRelative, // S + A - P (checked as Absolute)
+};
+
+/// One relocation type a family allows in debug sections; every other type is an error there.
+struct DebugRelocation {
+  uint32_t type = 0;
+  DebugRelocKind kind = DebugRelocKind::Ignore;
+};
+
 /// e_flags (and the e_ident fields that qualify them) decoded for one object.
 struct ElfFlagsInfo {
   std::string target;    // the abikit target this object was built for: "amdgcn-amd-amdhsa"
@@ -72,12 +97,20 @@ struct ElfMachineInfo {
   /// Appends one line per reason why objects with these decoded flags cannot be linked.
   void (*linkConflicts)(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
                         std::vector<std::string>& out) = nullptr;
+  /// The relocations that may appear in the DWARF sections of a relocatable object and how each
+  /// is applied (abikit::debugSections); the size of the field is RelocationType::size.
+  std::span<const DebugRelocation> debug_relocations = {};
   /// What llvm-objdump and llvm-dwarfdump call the format after "elf32-"/"elf64-" ("littleriscv");
   /// empty: "unknown".
-  std::string_view llvm_format;
+  std::string_view llvm_format = {};
 
   const RelocationType* relocation(uint32_t type) const {
     for (const RelocationType& r : relocations)
+      if (r.type == type) return &r;
+    return nullptr;
+  }
+  const DebugRelocation* debugRelocation(uint32_t type) const {
+    for (const DebugRelocation& r : debug_relocations)
       if (r.type == type) return &r;
     return nullptr;
   }

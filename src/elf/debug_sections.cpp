@@ -3,7 +3,16 @@
 #include "abikit/elf.h"
 #include "abikit/elf_target.h"
 
+#include <memory>
+#include <vector>
+
 namespace abikit {
+
+namespace detail {
+// debug_relocate.cpp: applies `table` to `bytes`, a copy of its target section.
+void applyDebugRelocations(const ElfFile& file, const ElfRelocationTable& table,
+                           std::vector<uint8_t>& bytes);
+} // namespace detail
 
 dwarf::DebugSections debugSections(const ElfFile& file) {
   dwarf::DebugSections s;
@@ -38,14 +47,23 @@ dwarf::DebugSections debugSections(const ElfFile& file) {
                 sec->header_offset);
     (s.*w.slot) = {file.contents(*sec), sec->offset, sec->addr};
   }
-  // A relocatable object's debug sections are complete only once relocated.
+  // A relocatable object's debug sections are complete only once relocated: the sections that
+  // carry relocations are copied and patched (as llvm-dwarfdump reads a .o).
   if (file.header().type == kEtRel)
-    for (const ElfRelocationTable& t : file.relocationTables())
-      if (t.target() && t.size() > 0 && t.target()->name.starts_with(".debug_"))
-        file.fail("relocatable object: the relocations in " + std::string(t.section().name) +
-                      " for " + std::string(t.target()->name) +
-                      " are not applied by abikit yet; read the linked file",
-                  t.section().header_offset);
+    for (const ElfRelocationTable& t : file.relocationTables()) {
+      const ElfSection* target = t.target();
+      if (!target || t.size() == 0 || !target->name.starts_with(".debug_")) continue;
+      const Want* w = nullptr;
+      for (const Want& x : kWant)
+        if (x.name == target->name && file.findSection(x.name) == target) w = &x;
+      if (!w || !target->hasContents()) continue; // a section the reader does not read
+      dwarf::SectionBytes& slot = s.*w->slot;
+      std::vector<uint8_t> bytes(slot.bytes.begin(), slot.bytes.end());
+      detail::applyDebugRelocations(file, t, bytes);
+      auto owned = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+      slot.bytes = std::span<const uint8_t>(*owned);
+      s.owned.push_back(std::move(owned));
+    }
   return s;
 }
 

@@ -630,8 +630,15 @@ void amdgpuLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
   }
 }
 
-const ElfMachineInfo kElf = {kEmAmdgpu,         kEmAmdgpuName,       Family::AMDGPU, kRelocations,
-                             decodeAmdgpuFlags, amdgpuLinkConflicts, "amdgpu"};
+// In DWARF sections (what LLVM's AMDGPU object writer uses there): addresses and offsets.
+constexpr DebugRelocation kDebugRelocations[] = {{0, DebugRelocKind::Ignore},
+                                                 {1, DebugRelocKind::Set},
+                                                 {2, DebugRelocKind::High32},
+                                                 {3, DebugRelocKind::Absolute},
+                                                 {6, DebugRelocKind::Absolute}};
+
+const ElfMachineInfo kElf = {kEmAmdgpu,         kEmAmdgpuName,       Family::AMDGPU,   kRelocations,
+                             decodeAmdgpuFlags, amdgpuLinkConflicts, kDebugRelocations, "amdgpu"};
 
 // ----- resolution -----------------------------------------------------------------------------
 

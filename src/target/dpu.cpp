@@ -237,8 +237,16 @@ void dpuLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b, std::vector<
                   std::string(b.property("abi_version")));
 }
 
-const ElfMachineInfo kElf = {kEmDpu,         kEmDpuName,       Family::DPU, kRelocations,
-                             decodeDpuFlags, dpuLinkConflicts, {}};
+// In DWARF sections: the data relocations R_DPU_8/16/32/64, V = S + A (dpu.md §5.2); debug
+// sections are not SHF_ALLOC, so the linker's address-space conversion (§5.4) does not apply.
+constexpr DebugRelocation kDebugRelocations[] = {{0, DebugRelocKind::Ignore},
+                                                 {1, DebugRelocKind::Absolute},
+                                                 {2, DebugRelocKind::Absolute},
+                                                 {3, DebugRelocKind::Absolute},
+                                                 {4, DebugRelocKind::Absolute}};
+
+const ElfMachineInfo kElf = {kEmDpu,         kEmDpuName,       Family::DPU,      kRelocations,
+                             decodeDpuFlags, dpuLinkConflicts, kDebugRelocations};
 
 // ----- resolution -----------------------------------------------------------------------------
 

@@ -419,8 +419,16 @@ void ipuLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b, std::vector<
                 " (the Graphcore linker warns: objects compiled for different IPU arch)");
 }
 
-const ElfMachineInfo kElf = {kEmGraphcoreIpu, kEmGraphcoreIpuName, Family::IPU, kRelocations,
-                             decodeIpuFlags,  ipuLinkConflicts,    {}};
+// In DWARF sections: the unsigned data relocations R_COLOSSUS_8/16/32/64 (S + A), and
+// R_COLOSSUS_NONE, the tombstone of a debug reference.
+constexpr DebugRelocation kDebugRelocations[] = {{0, DebugRelocKind::Ignore},
+                                                 {1, DebugRelocKind::Absolute},
+                                                 {2, DebugRelocKind::Absolute},
+                                                 {4, DebugRelocKind::Absolute},
+                                                 {5, DebugRelocKind::Absolute}};
+
+const ElfMachineInfo kElf = {kEmGraphcoreIpu, kEmGraphcoreIpuName, Family::IPU,      kRelocations,
+                             decodeIpuFlags,  ipuLinkConflicts,    kDebugRelocations};
 
 // ----- resolution -----------------------------------------------------------------------------
 

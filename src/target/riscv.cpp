@@ -439,8 +439,21 @@ void riscvLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
     out.push_back("EF_RISCV_RV64ILP32 differs (RV64ILP32 and standard ABIs cannot be mixed)");
 }
 
-const ElfMachineInfo kElf = {kEmRiscv,         kEmRiscvName,       Family::RISCV, kRelocations,
-                             decodeRiscvFlags, riscvLinkConflicts, "littleriscv"};
+// What may relocate the DWARF sections of an object (psABI "Relocations"; what LLVM's MC writes
+// there: the addresses, the differences of labels as ADD/SUB or SET_ULEB128/SUB_ULEB128 pairs
+// when linker relaxation is on, and the markers).
+using K = DebugRelocKind;
+constexpr DebugRelocation kDebugRelocations[] = {
+    {0, K::Ignore},      {1, K::Absolute}, {2, K::Absolute},    {33, K::Add},
+    {34, K::Add},        {35, K::Add},     {36, K::Add},        {37, K::Sub},
+    {38, K::Sub},        {39, K::Sub},     {40, K::Sub},        {43, K::Ignore},
+    {51, K::Ignore},     {52, K::Sub6},    {53, K::Set6},       {54, K::Set},
+    {55, K::Set},        {56, K::Set},     {57, K::PcRelative}, {60, K::SetUleb128},
+    {61, K::SubUleb128},
+};
+
+const ElfMachineInfo kElf = {kEmRiscv,         kEmRiscvName,       Family::RISCV,    kRelocations,
+                             decodeRiscvFlags, riscvLinkConflicts, kDebugRelocations, "littleriscv"};
 
 // ----- triples --------------------------------------------------------------------------------
 

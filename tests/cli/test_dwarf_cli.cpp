@@ -360,3 +360,34 @@ TEST(DwarfCli, Errors) {
 }
 
 } // namespace
+
+namespace {
+
+// The same program's relocatable object (clang-22 -O2 -g -c, rv64gc with linker relaxation: its
+// debug sections carry R_RISCV_32/64, ADD/SUB and SET_ULEB128/SUB_ULEB128 pairs), read with its
+// relocations applied as llvm-dwarfdump reads it.
+const std::string kRv64Object =
+    std::string(ABIKIT_SOURCE_DIR) + "/tests/fuzz/corpus/dwarf_info/rv64_clang22_relocatable";
+
+TEST(DwarfCli, RelocatableObjectReadWithRelocationsApplied) {
+  // The location lists' ranges are ULEB128 label differences (SET_ULEB128/SUB_ULEB128), the
+  // names offsets into .debug_str (R_RISCV_32 in .debug_str_offsets); llvm-dwarfdump-22 reads
+  // x at 0x10 as [0xe, 0x26) entry value, k and acc as outside their lists.
+  expectOut(runCli({"dwarf", kRv64Object, "--variables-at", "0x10"}),
+            "0x10 in f\n"
+            "  k (int): optimized out\n"
+            "  parameter x (int): computed: DW_OP_entry_value(DW_OP_reg10 X10), "
+            "DW_OP_stack_value   [DW_OP_entry_value(DW_OP_reg10 X10), DW_OP_stack_value]\n"
+            "  parameter y (long): register a1   [DW_OP_reg11 X11]\n"
+            "  parameter s (struct S): optimized out (64 bits); register a3 (64 bits)   "
+            "[DW_OP_piece 0x8, DW_OP_reg13 X13, DW_OP_piece 0x8]\n"
+            "  acc (long): optimized out\n");
+  // main's code starts at 0x36 in .text (R_RISCV_64 in .debug_addr).
+  expectOut(runCli({"dwarf", kRv64Object, "--variables-at", "0x3e"}),
+            "0x3e in main\n"
+            "  s (struct S): constant 0x3 (64 bits); constant 0x4 (64 bits)   [DW_OP_lit3, "
+            "DW_OP_stack_value, DW_OP_piece 0x8, DW_OP_lit4, DW_OP_stack_value, DW_OP_piece "
+            "0x8]\n");
+}
+
+} // namespace
