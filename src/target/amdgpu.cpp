@@ -637,8 +637,9 @@ constexpr DebugRelocation kDebugRelocations[] = {{0, DebugRelocKind::Ignore},
                                                  {3, DebugRelocKind::Absolute},
                                                  {6, DebugRelocKind::Absolute}};
 
-const ElfMachineInfo kElf = {kEmAmdgpu,         kEmAmdgpuName,       Family::AMDGPU,   kRelocations,
-                             decodeAmdgpuFlags, amdgpuLinkConflicts, kDebugRelocations, "amdgpu"};
+const ElfMachineInfo kElf = {kEmAmdgpu,         kEmAmdgpuName,     Family::AMDGPU,
+                             kRelocations,      decodeAmdgpuFlags, amdgpuLinkConflicts,
+                             kDebugRelocations, "amdgpu"};
 
 // ----- resolution -----------------------------------------------------------------------------
 

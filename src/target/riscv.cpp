@@ -452,8 +452,9 @@ constexpr DebugRelocation kDebugRelocations[] = {
     {61, K::SubUleb128},
 };
 
-const ElfMachineInfo kElf = {kEmRiscv,         kEmRiscvName,       Family::RISCV,    kRelocations,
-                             decodeRiscvFlags, riscvLinkConflicts, kDebugRelocations, "littleriscv"};
+const ElfMachineInfo kElf = {kEmRiscv,          kEmRiscvName,     Family::RISCV,
+                             kRelocations,      decodeRiscvFlags, riscvLinkConflicts,
+                             kDebugRelocations, "littleriscv"};
 
 // ----- triples --------------------------------------------------------------------------------
 

@@ -607,7 +607,8 @@ std::string buildRiscvProgram(const ScratchDir& dir, const std::string& source, 
   }
   std::string src = dir.file(b.source_name);
   dir.write(b.source_name, source);
-  std::string exe = dir.file(b.compiler + (b.rv32 ? "-rv32" : "-rv64") + b.opt + ".elf");
+  std::string exe =
+      dir.file(b.compiler + (b.rv32 ? "-rv32" : "-rv64") + b.opt + (b.object_only ? ".o" : ".elf"));
   std::vector<std::string> argv = {cc};
   if (!isGcc(b.compiler)) {
     std::string lld = lldFor(b.compiler);
@@ -626,8 +627,9 @@ std::string buildRiscvProgram(const ScratchDir& dir, const std::string& source, 
         std::string("-fno-stack-protector"), std::string("-fno-pic")})
     argv.push_back(a);
   for (const std::string& f : b.extra_flags) argv.push_back(f);
+  if (b.object_only) argv.push_back("-c");
   argv.insert(argv.end(), {"-o", exe, src});
-  if (isGcc(b.compiler)) argv.push_back("-lgcc");
+  if (isGcc(b.compiler) && !b.object_only) argv.push_back("-lgcc");
   RunResult r = run(argv);
   if (r.exit_code != 0) {
     error = b.compiler + " failed (" + std::to_string(r.exit_code) + "): " + r.err;

@@ -33,6 +33,7 @@ struct RiscvBuild {
   std::string opt = "-O2";
   std::vector<std::string> extra_flags;
   std::string source_name = "prog.c"; // the name breakpoints use (FILE:LINE)
+  bool object_only = false;           // compile with -c: a relocatable object, not a program
 
   std::string archName() const { return march.empty() ? (rv32 ? "rv32gc" : "rv64gc") : march; }
   std::string abiName() const { return mabi.empty() ? (rv32 ? "ilp32d" : "lp64d") : mabi; }
