@@ -215,8 +215,7 @@ private:
 class Renderer {
 public:
   Renderer(const Target& target, const dwarf::DebugInfo& info, const DwarfDumpOptions& options)
-      : target_(target), info_(info), options_(options),
-        hetero_(dwarf::heteroAttrCodes(options.attribute_codes)) {}
+      : target_(target), info_(info), hetero_(dwarf::heteroAttrCodes(options.attribute_codes)) {}
 
   std::string_view attrName(uint16_t a, std::string& scratch) const {
     std::string_view n = hetero_.nameOf(a);
@@ -329,7 +328,6 @@ public:
 private:
   const Target& target_;
   const dwarf::DebugInfo& info_;
-  const DwarfDumpOptions& options_;
   dwarf::HeteroAttrCodes hetero_;
   const dwarf::Unit* unit_ = nullptr;
   std::optional<BaseTypes> base_types_;
