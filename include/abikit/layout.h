@@ -60,6 +60,11 @@ public:
 
   const TypeContext& context() const { return ctx_; }
 
+  /// Throws (ErrorKind::Input) when the target's compiler rejects an array of `element`:
+  /// clang 19 and later and GCC require the element's size to be a multiple of its alignment
+  /// (DataModel::array_element_size_multiple_of_align). Returns the element's layout.
+  TypeLayout arrayElement(const Type* element) const;
+
 private:
   friend class detail::RecordBuilder;
 

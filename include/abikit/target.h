@@ -33,6 +33,43 @@ enum class Endian : uint8_t { Little, Big };
 /// DPU/IPU: follow the vendor compiler (default) or the seed document's text where they differ.
 enum class AbiVariant : uint8_t { Compiler, Documented };
 
+/// The compilers whose behaviour abikit reproduces where compilers differ (`--compiler`).
+enum class Compiler : uint8_t {
+#define ABIKIT_COMPILER(E, spelling, kind, major, minor, patch) E,
+#include "abikit/compilers.def"
+};
+enum class CompilerKind : uint8_t { Clang, Gcc };
+
+/// One compiler, and what its C front end does the same on every target (what differs per
+/// target is data in the family's file).
+struct CompilerInfo {
+  Compiler id;
+  std::string_view name; // "clang-22"
+  CompilerKind kind;
+  uint8_t major, minor, patch;
+  /// An array whose element size is not a multiple of the element's alignment is an error
+  /// (clang 19 and later: "size of array element ... isn't a multiple of its alignment"; GCC:
+  /// "alignment of array elements is greater than element size").
+  bool array_element_size_multiple_of_align;
+  /// A flexible array member may be a union's member or a struct's only named member (a GNU
+  /// extension clang 19 and later accept; clang-14 rejects both).
+  bool flexible_array_anywhere;
+  // Predefined macros that appeared or went away between clang versions.
+  bool flt_eval_method_macro;    // __FLT_EVAL_METHOD__ (clang 14; later only inside <float.h>)
+  bool norm_max_macros;          // __FLT_NORM_MAX__, __DBL_NORM_MAX__, ...
+  bool fpclass_macros;           // __FPCLASS_SNAN ... __FPCLASS_POSINF
+  uint8_t memory_scopes;         // __MEMORY_SCOPE_SYSTEM ... : how many are defined (0, 5, 6)
+  bool embed_macros;             // __STDC_EMBED_NOT_FOUND__ / _FOUND__ / _EMPTY__
+  bool int_c_macros;             // __INT8_C(c) ... __UINTMAX_C(c)
+  bool bool_width_is_value_bits; // __BOOL_WIDTH__ is 1 (clang 14 and 19: the storage's 8)
+  uint8_t interference_size;     // __GCC_CONSTRUCTIVE_SIZE/__GCC_DESTRUCTIVE_SIZE; 0: not defined
+};
+
+const CompilerInfo& compilerInfo(Compiler c);
+std::span<const CompilerInfo> knownCompilers(); // newest clang first
+/// The compiler `--compiler NAME` names, or nullptr.
+const CompilerInfo* findCompiler(std::string_view name);
+
 /// Source language of the declarations: it changes the data model (OpenCL C: `long` is 64-bit,
 /// `long long` 128-bit, `half` is a type) and what a kernel is.
 enum class Language : uint8_t { C, OpenCL, CUDA, HIP };
@@ -52,6 +89,9 @@ struct TargetOptions {
   bool msupervisor = false; // IPU: -msupervisor
   bool mworker = false;     // IPU: -mworker (both flags: code runs in both modes)
   AbiVariant abi_variant = AbiVariant::Compiler;
+  /// --compiler: whose behaviour to reproduce ("clang-22", "clang-14", ...); empty: the newest
+  /// compiler abikit models for the target's family.
+  std::string compiler;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -354,6 +394,8 @@ public:
   std::string cpu;      // resolved processor ("gfx906", "sm_70", "v1A", "ipu2", "generic-rv64")
   std::string spelling; // canonical options, e.g. "riscv64-unknown-elf -march=rv64gc -mabi=lp64d"
   AbiVariant abi_variant = AbiVariant::Compiler;
+  Compiler compiler = Compiler::Clang14; // whose behaviour the answers reproduce
+  bool has_compiler = true; // false: the family's answers follow its vendor toolchain (DPU, IPU)
 
   DataModel data;
   StackInfo stack;

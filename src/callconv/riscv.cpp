@@ -58,11 +58,12 @@ constexpr uint64_t alignTo(uint64_t v, uint64_t a) {
 struct Rules {
   const LayoutEngine& layout;
   const FunctionDecl& fn;
-  unsigned xlen;   // bits
-  unsigned flen;   // ABI_FLEN bits (0 for the soft-float ABIs)
-  unsigned ngpr;   // argument GPRs: 8, or 6 for the E ABIs
-  bool ilp32e;     // no aligned pairs for varargs; 4-byte stack slots for 8-byte values
-  bool c_language; // __fp16 cannot be a parameter or return type
+  unsigned xlen;              // bits
+  unsigned flen;              // ABI_FLEN bits (0 for the soft-float ABIs)
+  unsigned ngpr;              // argument GPRs: 8, or 6 for the E ABIs
+  bool ilp32e;                // no aligned pairs for varargs; 4-byte stack slots for 8-byte values
+  bool c_language;            // __fp16 cannot be a parameter or return type
+  const RiscvCallRules& call; // what the selected compiler does differently
   std::vector<std::string>& notes;
 
   unsigned xbytes() const { return xlen / 8; }
@@ -207,9 +208,9 @@ struct Rules {
     }
     if (c->kind == TypeKind::Float) {
       uint64_t size = sizeBits(c);
-      // clang-14: reals wider than ABI_FLEN or narrower than 32 bits (_Float16, __fp16) keep
-      // the struct in the integer convention.
-      if (size > flen || size < 32) return false;
+      // Reals wider than ABI_FLEN keep the struct in the integer convention; so do those
+      // narrower than 32 bits (_Float16, __fp16) in clang-14.
+      if (size > flen || (size < 32 && !call.half_in_fp_convention)) return false;
       Ir k;
       unsigned bits;
       irTypeOf(c, k, bits);
@@ -438,7 +439,16 @@ struct Rules {
       }
       if (const IntType* it = asInteger(t)) {
         bool narrow = size < xlen || (it->is_bitint && it->bits < xlen);
-        if (narrow && !must_use_stack) {
+        if (it->is_bitint && call.bitint_extend_by_signedness) {
+          // clang-22: a _BitInt in registers is extended by its own signedness up to the end
+          // of its last register (RV64 still sign-extends the 32-bit unsigned one). A width
+          // that fills its registers has nothing to extend.
+          if (it->bits <= 2 * xlen && it->bits % xlen != 0) {
+            out.kind = ArgKind::Extend;
+            out.extend = it->is_signed || (xlen == 64 && it->bits == 32) ? ExtendKind::Sign
+                                                                         : ExtendKind::Zero;
+          }
+        } else if (narrow && (!must_use_stack || call.extend_on_stack)) {
           // RV64 sign-extends 32-bit unsigned values (clang's extendType checks the type's
           // size, so unsigned _BitInt(17..32) too).
           out.kind = ArgKind::Extend;
@@ -641,6 +651,7 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
           rv.argGPRs(),
           rv.abi == RiscvAbi::ILP32E,
           layout.context().language() != Language::OpenCL,
+          rv.call,
           out.notes};
   if (rv.abi == RiscvAbi::LP64Q)
     r.note("lp64q: no compiler implements this ABI; abikit applies the psABI's hardware "

@@ -334,6 +334,15 @@ void Parser::applyArray(QType& t, const Chunk& c, const Ident* name, DeclContext
     fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
   if (auto* a = dyn<ArrayType>(e); a && a->incomplete)
     fail(c.loc, "array has incomplete element type '" + typeStr(t.t) + "'");
+  if (compilerInfo(ctx_.target().compiler).array_element_size_multiple_of_align) {
+    // clang 19 and later (and GCC) reject what clang-14 lays out with overlapping elements.
+    sizeOf(t.t, c.loc, "array");
+    try {
+      layout_.arrayElement(t.t);
+    } catch (const Error& e) {
+      fail(c.loc, e.message());
+    }
+  }
   if (c.incomplete || c.vla) {
     t.t = ctx_.incompleteArrayOf(t.t);
   } else {

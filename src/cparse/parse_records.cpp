@@ -505,14 +505,18 @@ void Parser::checkMembers(const RecordDecl* rd, const MemberInfo* info, size_t n
     if (!arr || !arr->incomplete) continue;
     std::string fname = std::string(f.name);
     const Loc& l = info[i].loc;
-    if (rd->is_union) fail(l, "flexible array member '" + fname + "' in a union is not allowed");
+    // clang 19 and later accept one in a union (anywhere) or alone in a struct (GNU).
+    const bool anywhere = compilerInfo(ctx_.target().compiler).flexible_array_anywhere;
+    if (rd->is_union && !anywhere)
+      fail(l, "flexible array member '" + fname + "' in a union is not allowed");
+    if (rd->is_union) continue;
     if (i + 1 != n)
       fail(l, "flexible array member '" + fname + "' with type '" + typeStr(f.type) +
                   "' is not at the end of " + rd->displayName(ctx_));
     bool others = false;
     for (size_t j = 0; j < i; ++j)
       if (!rd->fields[j].isUnnamedBitField()) others = true;
-    if (!others)
+    if (!others && !anywhere)
       fail(l, "flexible array member '" + fname + "' not allowed in otherwise empty " +
                   std::string(rd->is_union ? "union" : "struct"));
   }

@@ -139,6 +139,7 @@ std::string describeJson(const Target& t) {
   j.field("arch", t.arch);
   j.field("cpu", t.cpu);
   j.field("abi_variant", t.abi_variant == AbiVariant::Compiler ? "compiler" : "documented");
+  j.field("compiler", t.has_compiler ? compilerInfo(t.compiler).name : "vendor");
 
   j.key("data_model");
   j.beginObject();
@@ -309,6 +310,8 @@ std::string describeText(const Target& t) {
   line("target:    " + t.spelling);
   line("family:    " + std::string(familyName(t.family)) + "   triple: " + t.triple +
        "   cpu: " + t.cpu);
+  line("compiler:  " + (t.has_compiler ? std::string(compilerInfo(t.compiler).name)
+                                       : std::string("the vendor toolchain (--abi-variant)")));
   for (const TargetProperty& p : t.properties) {
     std::string v = p.value;
     if (!p.list.empty()) {

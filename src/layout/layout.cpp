@@ -212,6 +212,22 @@ void LayoutEngine::remember(const Type* t, TypeLayout l) const {
   ++type_cache_used_;
 }
 
+TypeLayout LayoutEngine::arrayElement(const Type* element) const {
+  TypeLayout el = of(element);
+  if (!compilerInfo(ctx_.target().compiler).array_element_size_multiple_of_align) return el;
+  // clang checks the innermost element (Sema::checkArrayElementAlignment takes the base element
+  // type): an aligned typedef of an array does not count, an aligned typedef of a scalar does.
+  const Type* base = element;
+  while (auto* at = dyn<ArrayType>(stripTypedefs(base))) base = at->element;
+  TypeLayout bl = base == element ? el : of(base);
+  if (bl.size % bl.align != 0)
+    throw Error(ErrorKind::Input, "size of array element of type '" + typeName(base, ctx_) + "' (" +
+                                      std::to_string(bl.size) +
+                                      " bytes) isn't a multiple of its alignment (" +
+                                      std::to_string(bl.align) + " bytes)");
+  return el;
+}
+
 TypeLayout LayoutEngine::of(const Type* t) const {
   TypeLayout l;
   if (t && quick(t, l)) return l;
@@ -272,7 +288,7 @@ TypeLayout LayoutEngine::compute(const Type* t) const {
   case TypeKind::Array: {
     auto* at = static_cast<const ArrayType*>(u);
     if (at->incomplete) fail("incomplete array type '" + typeName(t, ctx_) + "' has no size");
-    TypeLayout el = of(at->element);
+    TypeLayout el = arrayElement(at->element);
     uint64_t limit = maxObjectBytes(d);
     if (at->count && el.size > limit / at->count)
       fail("array type '" + typeName(t, ctx_) + "' is too large");
@@ -438,15 +454,17 @@ private:
       if (td->decl->aligned) return uint64_t(td->decl->aligned) * 8;
       return flexibleArrayAlign(td->decl->underlying);
     }
-    return uint64_t(engine_.of(static_cast<const ArrayType*>(t)->element).align) * 8;
+    return uint64_t(engine_.arrayElement(static_cast<const ArrayType*>(t)->element).align) * 8;
   }
 
   void checkFlexibleArray(const FieldDecl& fd, bool last, bool named_before) {
     std::string name = "'" + std::string(fd.name) + "'";
-    if (rd_.is_union)
+    const bool anywhere = compilerInfo(ctx_.target().compiler).flexible_array_anywhere;
+    if (rd_.is_union && !anywhere)
       fail(ctx_, fd.loc, "flexible array member " + name + " in a union is not allowed");
-    if (!last) fail(ctx_, fd.loc, "flexible array member " + name + " is not the last field");
-    if (!named_before)
+    if (!last && !rd_.is_union)
+      fail(ctx_, fd.loc, "flexible array member " + name + " is not the last field");
+    if (!named_before && !anywhere)
       fail(ctx_, fd.loc,
            "flexible array member " + name + " not allowed in otherwise empty struct");
     out_.has_flexible_array = true;

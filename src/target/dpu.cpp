@@ -366,6 +366,6 @@ void summaries(std::vector<TargetSummary>& out) {
 
 } // namespace
 
-const FamilyInfo kDpuFamily = {Family::DPU, "dpu", "DPU", handles, resolve, summaries, &kElf};
+const FamilyInfo kDpuFamily = {Family::DPU, "dpu", "DPU", handles, resolve, summaries, &kElf, {}};
 
 } // namespace abikit::detail

@@ -8,6 +8,7 @@
 #include "abikit/elf_target.h"
 #include "abikit/target.h"
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,9 @@ struct FamilyInfo {
   void (*summaries)(std::vector<TargetSummary>& out);
   /// The ELF knowledge of this family.
   const ElfMachineInfo* elf;
+  /// The compilers abikit models for this family, the default (the newest clang) first; empty:
+  /// `--compiler` is not used (the vendor toolchains of DPU and IPU: --abi-variant).
+  std::span<const Compiler> compilers;
 };
 
 #define ABIKIT_FAMILY(E, name, Prefix) extern const FamilyInfo k##Prefix##Family;
@@ -47,6 +51,10 @@ DwarfTargetInfo riscvDwarfInfo(unsigned xlen, unsigned ngpr, unsigned flen, bool
 DwarfTargetInfo nvptxDwarfInfo(bool is64, unsigned sm);
 
 [[noreturn]] void targetError(std::string message);
+
+/// The compiler `--compiler NAME` selects for family `f` (its default when `name` is empty);
+/// an unknown name or one the family does not model is an error.
+Compiler selectCompiler(const FamilyInfo& f, std::string_view name);
 
 /// Rejects an option that the family does not use (e.g. -march for NVPTX), so that a typo
 /// is not silently ignored.

@@ -622,7 +622,7 @@ void summaries(std::vector<TargetSummary>& out) {
 
 } // namespace
 
-const FamilyInfo kIpuFamily = {Family::IPU, "ipu", "IPU", handles, resolve, summaries, &kElf};
+const FamilyInfo kIpuFamily = {Family::IPU, "ipu", "IPU", handles, resolve, summaries, &kElf, {}};
 
 } // namespace detail
 

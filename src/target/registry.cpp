@@ -56,6 +56,29 @@ void rejectUnusedOption(std::string_view family_title, std::string_view flag,
               std::string(family_title) + " targets");
 }
 
+Compiler selectCompiler(const FamilyInfo& f, std::string_view name) {
+  if (name.empty()) return f.compilers.empty() ? Compiler::Clang14 : f.compilers.front();
+  const CompilerInfo* c = findCompiler(name);
+  if (!c) {
+    std::string known;
+    for (const CompilerInfo& k : knownCompilers())
+      known += (known.empty() ? "" : ", ") + std::string(k.name);
+    targetError("unknown compiler '" + std::string(name) + "' (known: " + known + ")");
+  }
+  if (f.compilers.empty())
+    targetError("option '--compiler=" + std::string(name) + "' is not used by " +
+                std::string(f.title) +
+                " targets: --abi-variant=compiler|documented selects the vendor toolchain's "
+                "behaviour or the ABI document's");
+  std::string modelled;
+  for (Compiler m : f.compilers) {
+    if (m == c->id) return m;
+    modelled += (modelled.empty() ? "" : ", ") + std::string(compilerInfo(m).name);
+  }
+  targetError("abikit does not model " + std::string(c->name) + " for " + std::string(f.title) +
+              " targets yet (modelled: " + modelled + ")");
+}
+
 } // namespace detail
 
 Target resolveTarget(const TargetOptions& given) {
@@ -73,7 +96,12 @@ Target resolveTarget(const TargetOptions& given) {
     Target t;
     t.family = f->family;
     t.abi_variant = options.abi_variant;
+    t.compiler = detail::selectCompiler(*f, options.compiler);
+    t.has_compiler = !f->compilers.empty();
     f->resolve(options, triple, t);
+    const CompilerInfo& cc = compilerInfo(t.compiler);
+    if (!f->compilers.empty() && t.compiler != f->compilers.front())
+      t.spelling += " --compiler " + std::string(cc.name);
     return t;
   }
   detail::targetError("unknown target triple '" + options.triple +

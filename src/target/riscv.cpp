@@ -619,6 +619,33 @@ std::string extensionMacroValue(const RiscvExtension& e) {
   return std::to_string(e.major * 1000000u + e.minor * 1000u);
 }
 
+// ----- what differs between the compilers abikit models (docs/targets/riscv.md) --------------
+
+struct RiscvCompilerFacts {
+  Compiler compiler;
+  RiscvCallRules call;
+  uint8_t interference_size; // __GCC_CONSTRUCTIVE_SIZE when not the compiler's (clang-19: 32)
+  bool misaligned_avoid;     // __riscv_misaligned_avoid (clang 19 and later)
+  // __riscv_v_intrinsic: 0 = never; else its value, and whether it needs a vector extension
+  uint32_t v_intrinsic;
+  bool v_intrinsic_needs_v;
+};
+
+// Read from each compiler's IR signatures (-S -emit-llvm) and -dM output; the lowering
+// differential runs every one of them (tests/differential/diff_callconv_riscv.cpp).
+constexpr RiscvCompilerFacts kRiscvCompilerFacts[] = {
+    {Compiler::Clang22, {true, true, true}, 0, true, 1000000, false},
+    {Compiler::Clang19, {true, true, false}, 32, true, 12000, true},
+    {Compiler::Clang14, {false, false, false}, 0, false, 0, false},
+};
+constexpr Compiler kRiscvCompilers[] = {Compiler::Clang22, Compiler::Clang19, Compiler::Clang14};
+
+const RiscvCompilerFacts& compilerFacts(Compiler c) {
+  for (const RiscvCompilerFacts& f : kRiscvCompilerFacts)
+    if (f.compiler == c) return f;
+  return kRiscvCompilerFacts[0]; // unreachable: selectCompiler admits only kRiscvCompilers
+}
+
 void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (o.code_object_version) targetError("-mcode-object-version is an AMDGPU option");
   if (o.wavefront_size) targetError("-m[no-]wavefrontsize64 is an AMDGPU option");
@@ -720,6 +747,8 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   rv.e_abi = abi->e;
   rv.linux_os = pt.linux_os;
   rv.code_model = cm;
+  const RiscvCompilerFacts& cc = compilerFacts(out.compiler);
+  rv.call = cc.call;
 
   out.triple = pt.normalized;
   out.arch = "riscv" + std::to_string(xlen);
@@ -801,6 +830,13 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (isa.has("c")) m.emplace_back("__riscv_compressed", "1");
   if (isa.has("zve32x")) m.emplace_back("__riscv_vector", "1");
   if (isa.isEBase()) m.emplace_back(xlen == 64 ? "__riscv_64e" : "__riscv_32e", "1");
+  if (cc.misaligned_avoid) m.emplace_back("__riscv_misaligned_avoid", "1");
+  if (cc.v_intrinsic && (!cc.v_intrinsic_needs_v || isa.has("zve32x")))
+    m.emplace_back("__riscv_v_intrinsic", std::to_string(cc.v_intrinsic));
+  if (cc.interference_size) {
+    m.emplace_back("__GCC_CONSTRUCTIVE_SIZE", std::to_string(cc.interference_size));
+    m.emplace_back("__GCC_DESTRUCTIVE_SIZE", std::to_string(cc.interference_size));
+  }
   m.emplace_back("__ELF__", "1");
   if (pt.linux_os) {
     for (const char* name :
@@ -880,7 +916,7 @@ void summaries(std::vector<TargetSummary>& out) {
 } // namespace
 
 const FamilyInfo kRiscvFamily = {Family::RISCV, "riscv",   "RISC-V", handles,
-                                 resolve,       summaries, &kElf};
+                                 resolve,       summaries, &kElf,    kRiscvCompilers};
 
 } // namespace detail
 } // namespace abikit

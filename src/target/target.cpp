@@ -406,10 +406,11 @@ const FloatChars* floatChars(FloatFormat f) {
   }
 }
 
-void defineFloat(MacroList& m, const std::string& prefix, const std::string& suffix,
-                 FloatFormat f) {
+void defineFloat(MacroList& m, const std::string& prefix, const std::string& suffix, FloatFormat f,
+                 bool norm_max) {
   const FloatChars* c = floatChars(f);
   if (!c) return;
+  if (norm_max) m.def(prefix + "_NORM_MAX__", std::string(c->max) + suffix);
   m.def(prefix + "_DENORM_MIN__", std::string(c->denorm_min) + suffix);
   m.def(prefix + "_HAS_DENORM__", "1");
   m.def(prefix + "_DIG__", c->dig);
@@ -427,7 +428,7 @@ void defineFloat(MacroList& m, const std::string& prefix, const std::string& suf
 }
 
 void defineIntTypeMacros(MacroList& m, const std::string& prefix, IntKind k, const DataModel& d,
-                         bool with_width, bool with_suffix) {
+                         bool with_width, bool with_suffix, bool c_macro = false) {
   m.def(prefix + "_TYPE__", clangTypeName(k));
   m.def(prefix + "_MAX__", maxValue(k, d));
   if (with_width) m.def(prefix + "_WIDTH__", std::to_string(d.of(k).size * 8));
@@ -439,6 +440,10 @@ void defineIntTypeMacros(MacroList& m, const std::string& prefix, IntKind k, con
     for (char c : {'o', 'u', 'x', 'X'}) m.def(prefix + "_FMT" + c + "__", "\"" + mod + c + "\"");
   }
   if (with_suffix) m.def(prefix + "_C_SUFFIX__", intConstantSuffix(k, d));
+  if (with_suffix && c_macro) {
+    std::string suffix = intConstantSuffix(k, d);
+    m.def(prefix + "_C(c)", suffix.empty() ? "c" : "c##" + suffix);
+  }
 }
 
 } // namespace
@@ -451,7 +456,8 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   auto sz = [&](IntKind k) { return std::to_string(d.of(k).size); };
   auto bits = [&](IntKind k) { return std::to_string(d.of(k).size * 8); };
 
-  // Language and compiler identity (as clang 14 does).
+  const CompilerInfo& cc = compilerInfo(target.compiler);
+  // Language and compiler identity (as the selected clang does).
   m.def("__STDC__", "1");
   m.def("__STDC_HOSTED__", "1");
   m.def("__STDC_UTF_16__", "1");
@@ -478,9 +484,9 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__GNUC_STDC_INLINE__", "1");
   m.def("__GXX_ABI_VERSION", "1002");
   m.def("__clang__", "1");
-  m.def("__clang_major__", "14");
-  m.def("__clang_minor__", "0");
-  m.def("__clang_patchlevel__", "6");
+  m.def("__clang_major__", std::to_string(cc.major));
+  m.def("__clang_minor__", std::to_string(cc.minor));
+  m.def("__clang_patchlevel__", std::to_string(cc.patch));
   m.def("__llvm__", "1");
   m.def("__NO_INLINE__", "1");
   m.def("__FINITE_MATH_ONLY__", "0");
@@ -524,7 +530,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__INTPTR_MAX__", maxValue(d.intptr_type, d));
   m.def("__UINTPTR_MAX__", maxValue(unsignedIntKind(d.intptr_type), d));
   m.def("__SIG_ATOMIC_MAX__", maxValue(d.sig_atomic_type, d));
-  m.def("__BOOL_WIDTH__", bits(IntKind::Bool));
+  m.def("__BOOL_WIDTH__", cc.bool_width_is_value_bits ? "1" : bits(IntKind::Bool));
   m.def("__SHRT_WIDTH__", bits(IntKind::Short));
   m.def("__INT_WIDTH__", bits(IntKind::Int));
   m.def("__LONG_WIDTH__", bits(IntKind::Long));
@@ -558,8 +564,9 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   if (d.of(IntKind::Int128).supported()) m.def("__SIZEOF_INT128__", sz(IntKind::Int128));
 
   // Type macros.
-  defineIntTypeMacros(m, "__INTMAX", d.intmax_type, d, false, true);
-  defineIntTypeMacros(m, "__UINTMAX", unsignedIntKind(d.intmax_type), d, false, true);
+  defineIntTypeMacros(m, "__INTMAX", d.intmax_type, d, false, true, cc.int_c_macros);
+  defineIntTypeMacros(m, "__UINTMAX", unsignedIntKind(d.intmax_type), d, false, true,
+                      cc.int_c_macros);
   m.def("__PTRDIFF_TYPE__", clangTypeName(d.ptrdiff_type));
   m.def("__PTRDIFF_FMTd__", std::string("\"") + intFormatModifier(d.ptrdiff_type) + "d\"");
   m.def("__PTRDIFF_FMTi__", std::string("\"") + intFormatModifier(d.ptrdiff_type) + "i\"");
@@ -583,8 +590,8 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
     std::string ns = std::to_string(n);
     IntKind s = intOfSize(n / 8, true, d, d.int64_type);
     IntKind u = unsignedIntKind(s);
-    defineIntTypeMacros(m, "__INT" + ns, s, d, false, true);
-    defineIntTypeMacros(m, "__UINT" + ns, u, d, false, true);
+    defineIntTypeMacros(m, "__INT" + ns, s, d, false, true, cc.int_c_macros);
+    defineIntTypeMacros(m, "__UINT" + ns, u, d, false, true, cc.int_c_macros);
     IntKind ls = leastOfSize(n / 8, d);
     IntKind lu = unsignedIntKind(ls);
     defineIntTypeMacros(m, "__INT_LEAST" + ns, ls, d, true, false);
@@ -594,13 +601,33 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   }
 
   // Floating point.
-  m.def("__FLT_EVAL_METHOD__", "0");
+  if (cc.flt_eval_method_macro) m.def("__FLT_EVAL_METHOD__", "0");
   m.def("__FLT_RADIX__", "2");
   m.def("__DECIMAL_DIG__", "__LDBL_DECIMAL_DIG__");
-  if (d.of(FloatKind::Float16).supported()) defineFloat(m, "__FLT16", "F16", FloatFormat::IEEEHalf);
-  defineFloat(m, "__FLT", "F", d.float_formats[size_t(FloatKind::Float)]);
-  defineFloat(m, "__DBL", "", d.float_formats[size_t(FloatKind::Double)]);
-  defineFloat(m, "__LDBL", "L", d.float_formats[size_t(FloatKind::LongDouble)]);
+  const bool nm = cc.norm_max_macros;
+  if (d.of(FloatKind::Float16).supported())
+    defineFloat(m, "__FLT16", "F16", FloatFormat::IEEEHalf, nm);
+  defineFloat(m, "__FLT", "F", d.float_formats[size_t(FloatKind::Float)], nm);
+  defineFloat(m, "__DBL", "", d.float_formats[size_t(FloatKind::Double)], nm);
+  defineFloat(m, "__LDBL", "L", d.float_formats[size_t(FloatKind::LongDouble)], nm);
+  if (cc.fpclass_macros) {
+    const char* kClasses[] = {"SNAN",    "QNAN",    "NEGINF",       "NEGNORMAL", "NEGSUBNORMAL",
+                              "NEGZERO", "POSZERO", "POSSUBNORMAL", "POSNORMAL", "POSINF"};
+    for (unsigned i = 0; i < std::size(kClasses); ++i) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%04x", 1u << i);
+      m.def(std::string("__FPCLASS_") + kClasses[i], hex);
+    }
+  }
+  if (cc.embed_macros) {
+    m.def("__STDC_EMBED_NOT_FOUND__", "0");
+    m.def("__STDC_EMBED_FOUND__", "1");
+    m.def("__STDC_EMBED_EMPTY__", "2");
+  }
+  if (cc.interference_size) {
+    m.def("__GCC_CONSTRUCTIVE_SIZE", std::to_string(cc.interference_size));
+    m.def("__GCC_DESTRUCTIVE_SIZE", std::to_string(cc.interference_size));
+  }
 
   // Atomics.
   m.def("__ATOMIC_RELAXED", "0");
@@ -609,6 +636,9 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__ATOMIC_RELEASE", "3");
   m.def("__ATOMIC_ACQ_REL", "4");
   m.def("__ATOMIC_SEQ_CST", "5");
+  const char* kScopes[] = {"SYSTEM", "DEVICE", "WRKGRP", "WVFRNT", "SINGLE", "CLUSTR"};
+  for (unsigned i = 0; i < cc.memory_scopes && i < std::size(kScopes); ++i)
+    m.def(std::string("__MEMORY_SCOPE_") + kScopes[i], std::to_string(i));
   m.def("__OPENCL_MEMORY_SCOPE_WORK_ITEM", "0");
   m.def("__OPENCL_MEMORY_SCOPE_WORK_GROUP", "1");
   m.def("__OPENCL_MEMORY_SCOPE_DEVICE", "2");

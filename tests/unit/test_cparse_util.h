@@ -97,9 +97,11 @@ private:
   }
 };
 
+/// `triple`, optionally followed by the compiler: "riscv64-unknown-elf clang-14".
 inline Target targetFor(const std::string& triple) {
   TargetOptions o;
-  o.triple = triple;
+  o.triple = triple.substr(0, triple.find(' '));
+  if (triple.find(' ') != std::string::npos) o.compiler = triple.substr(triple.find(' ') + 1);
   return resolveTarget(o);
 }
 

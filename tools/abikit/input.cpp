@@ -38,6 +38,9 @@ void TargetFlags::add(CLI::App& app, uint32_t groups) {
     app.add_flag("--msupervisor", options.msupervisor, "IPU: supervisor code");
     app.add_flag("--mworker", options.mworker, "IPU: worker code (default)");
   }
+  app.add_option("--compiler", options.compiler,
+                 "Whose behaviour to reproduce where compilers differ: clang-22, clang-19, "
+                 "clang-14 (default: the newest the target's family models)");
   if (groups & kVendorAbiFlag)
     app.add_option("--abi-variant", abi_variant,
                    "DPU/IPU: follow the vendor compiler or the seed document's text")

@@ -14,6 +14,21 @@ enum class RiscvCodeModel : uint8_t { Medlow, Medany, Large };
 std::string_view riscvAbiName(RiscvAbi abi);            // "ilp32d"
 std::string_view riscvCodeModelName(RiscvCodeModel cm); // "medlow", "medany", "large"
 
+/// How the selected compiler's RISC-V calling convention differs from clang-14's (the table in
+/// src/target/riscv.cpp says which compiler does what).
+struct RiscvCallRules {
+  /// _Float16 (and __fp16) fields take part in the hardware floating-point convention: a struct
+  /// of a half and an int goes in fa0 + a0 (clang 19 and later; clang-14 keeps it in integers).
+  bool half_in_fp_convention = false;
+  /// An integer narrower than XLEN that goes on the stack is still sign or zero extended
+  /// (clang 19 and later; clang-14 leaves its upper bits unspecified).
+  bool extend_on_stack = false;
+  /// Every _BitInt passed directly (up to 2×XLEN) is extended by its own signedness, over
+  /// both registers if it takes two (clang-22); before, _BitInt followed the rules of the
+  /// integer of its size (unsigned _BitInt(17) sign-extended on RV64, none above XLEN).
+  bool bitint_extend_by_signedness = false;
+};
+
 struct RiscvTarget {
   unsigned xlen = 64;
   RiscvAbi abi = RiscvAbi::LP64D;
@@ -22,6 +37,7 @@ struct RiscvTarget {
   bool linux_os = false;  // *-linux-* triple (else bare metal)
   RiscvCodeModel code_model = RiscvCodeModel::Medlow;
   RiscvISAInfo isa;
+  RiscvCallRules call;
 
   unsigned argGPRs() const { return e_abi ? 6 : 8; }
   unsigned argFPRs() const { return abi_flen ? 8 : 0; }

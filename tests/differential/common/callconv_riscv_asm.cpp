@@ -712,6 +712,9 @@ std::map<std::string, std::vector<std::string_view>> splitRiscvFunctions(std::st
     if (line.empty()) continue;
     if (line[0] != ' ' && line[0] != '\t') {
       std::string_view l = trim(line);
+      // LLVM 15 and later follow a label with a comment (`g:    # @g`).
+      if (size_t hash = l.find('#'); hash != std::string_view::npos)
+        l = trim(l.substr(0, hash)); // and write block comments (`# %bb.0:`)
       if (!l.empty() && l.back() == ':' && l[0] != '.' && l[0] != '#')
         cur = &out[std::string(l.substr(0, l.size() - 1))];
       else if (!l.empty() && l.back() == ':' && cur)
@@ -736,6 +739,8 @@ AsmData parseRiscvData(std::string_view text) {
     if (nl == std::string_view::npos) nl = text.size();
     std::string_view line = trim(text.substr(pos, nl - pos));
     pos = nl + 1;
+    if (size_t hash = line.find('#'); hash != std::string_view::npos && hash > 0)
+      line = trim(line.substr(0, hash));
     if (line.empty()) continue;
     if (line.back() == ':') {
       cur = &out[std::string(line.substr(0, line.size() - 1))];

@@ -1,5 +1,8 @@
 #include "oracle.h"
 
+#include "abikit/diag.h"
+#include "abikit/target.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -147,6 +150,40 @@ uint64_t sampleCount(uint64_t d) {
 uint64_t sampleSeed(uint64_t d) {
   const char* v = std::getenv("ABIKIT_DIFF_SEED");
   return v && *v ? std::strtoull(v, nullptr, 10) : d;
+}
+
+std::vector<std::string> modelledClangs(const std::string& triple, const std::string& march,
+                                        const std::string& mabi, const std::string& mcpu) {
+  std::string only;
+  if (const char* v = std::getenv("ABIKIT_DIFF_COMPILERS")) only = "," + std::string(v) + ",";
+  std::vector<std::string> out;
+  for (const CompilerInfo& c : knownCompilers()) {
+    if (c.kind != CompilerKind::Clang) continue;
+    std::string name(c.name);
+    if (!only.empty() && only.find("," + name + ",") == std::string::npos) continue;
+    TargetOptions o;
+    o.triple = triple;
+    o.march = march;
+    o.mabi = mabi;
+    o.mcpu = mcpu;
+    o.compiler = name;
+    try {
+      resolveTarget(o);
+    } catch (const Error&) {
+      continue; // not modelled for this family
+    }
+    if (!findProgram(name).empty()) out.push_back(name);
+  }
+  return out;
+}
+
+uint64_t sampleCountFor(uint64_t default_count, const std::vector<std::string>& modelled,
+                        const std::string& compiler) {
+  const char* v = std::getenv("ABIKIT_DIFF_COUNT");
+  if (v && *v) return std::strtoull(v, nullptr, 10);
+  if ((!modelled.empty() && modelled.front() == compiler) || compiler == "clang-14")
+    return default_count;
+  return (default_count + 1) / 2;
 }
 
 } // namespace abikit::oracle

@@ -41,4 +41,16 @@ std::string readFile(const std::string& path);
 uint64_t sampleCount(uint64_t default_count);
 uint64_t sampleSeed(uint64_t default_seed);
 
+/// The clang versions abikit models for a target (resolveTarget accepts them as --compiler),
+/// newest first: every differential runs each of them that is installed (ABIKIT_DIFF_COMPILERS,
+/// a comma-separated list such as "clang-22,clang-14", narrows the choice).
+std::vector<std::string> modelledClangs(const std::string& triple, const std::string& march = "",
+                                        const std::string& mabi = "", const std::string& mcpu = "");
+
+/// The CI sample for a compiler: all of `count` for the family's default (the first of
+/// modelledClangs) and for clang-14 (whose answers must not change), half for the others; an
+/// explicit ABIKIT_DIFF_COUNT applies to every compiler alike.
+uint64_t sampleCountFor(uint64_t default_count, const std::vector<std::string>& modelled,
+                        const std::string& compiler);
+
 } // namespace abikit::oracle
