@@ -27,8 +27,7 @@ struct Lowered {
   FunctionLowering fl;
 };
 
-/// `spec`: "riscv64 lp64d" (the -march defaults to the ABI's: rv64imafdc, rv32e, ...), with
-/// the compiler after it when not the default ("riscv64 lp64d clang-14").
+/// `spec`: "riscv64 lp64d" (the -march defaults to the ABI's: rv64imafdc, rv32e, ...).
 Lowered lower(const std::string& spec, const std::string& source, const std::string& fn,
               const std::string& extra = "") {
   Lowered out;
@@ -36,7 +35,7 @@ Lowered lower(const std::string& spec, const std::string& source, const std::str
   size_t sp = spec.find(' ');
   o.triple = spec.substr(0, sp) + "-unknown-elf";
   o.mabi = spec.substr(sp + 1);
-  if (size_t cc = o.mabi.find(' '); cc != std::string::npos) { // "riscv64 lp64 clang-14"
+  if (size_t cc = o.mabi.find(' '); cc != std::string::npos) { // "riscv64 lp64 clang-22"
     o.compiler = o.mabi.substr(cc + 1);
     o.mabi.resize(cc);
   }
@@ -138,26 +137,15 @@ TEST(RiscvCallconv, ScalarsAndExtension) {
 }
 
 TEST(RiscvCallconv, NarrowIntegersOnTheStackAreNotExtended) {
-  // clang-14 extends only what it expects in a register; clang 19 and later, GCC and the psABI
-  // extend on the stack too (docs/targets/riscv.md).
-  const char* src = "void f(int, int, int, int, int, int, int, int, unsigned char, short);";
-  Lowered l = lower("riscv64 lp64 clang-14", src, "f");
+  // clang-14 extends only what it expects in a register; GCC and the psABI extend on the stack
+  // too (docs/targets/riscv.md).
+  Lowered l = lower("riscv64 lp64",
+                    "void f(int, int, int, int, int, int, int, int, unsigned char, short);", "f");
   EXPECT_EQ(summary(l), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:a6 | s:a7 | stk0 | stk8");
   EXPECT_EQ(l.fl.stack_bytes, 16u);
   EXPECT_TRUE(hasNote(l, "without extension"));
-  const char* src32 = "void f(int, int, int, int, int, int, int, int, char, char);";
-  EXPECT_EQ(run("riscv32 ilp32 clang-14", src32),
+  EXPECT_EQ(run("riscv32 ilp32", "void f(int, int, int, int, int, int, int, int, char, char);"),
             "- | a0 | a1 | a2 | a3 | a4 | a5 | a6 | a7 | stk0 | stk4");
-  for (const char* cc : {"clang-19", "clang-22"}) {
-    Lowered m = lower(std::string("riscv64 lp64 ") + cc, src, "f");
-    EXPECT_EQ(summary(m),
-              "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:a6 | s:a7 | z:stk0 | s:stk8")
-        << cc;
-    EXPECT_FALSE(hasNote(m, "without extension")) << cc;
-    EXPECT_EQ(run(std::string("riscv32 ilp32 ") + cc, src32),
-              "- | a0 | a1 | a2 | a3 | a4 | a5 | a6 | a7 | z:stk0 | z:stk4")
-        << cc;
-  }
 }
 
 TEST(RiscvCallconv, TwoXlenScalarsPairsAndSplits) {
@@ -208,7 +196,7 @@ TEST(RiscvCallconv, StackSlots) {
   EXPECT_EQ(run("riscv64 lp64", "struct S { int a, b, c; };"
                                 "void f(long, long, long, long, long, long, long, long, char,"
                                 " struct S, int);"),
-            "- | a0 | a1 | a2 | a3 | a4 | a5 | a6 | a7 | z:stk0 | stk8 | s:stk24");
+            "- | a0 | a1 | a2 | a3 | a4 | a5 | a6 | a7 | stk0 | stk8 | stk24");
 }
 
 TEST(RiscvCallconv, EmptyRecordsAreIgnored) {
@@ -261,21 +249,9 @@ TEST(RiscvCallconv, Float16) {
   // _Float16 is a real of its own (NaN-boxed in an FPR) when ABI_FLEN >= 32.
   EXPECT_EQ(run("riscv32 ilp32f", "_Float16 f(_Float16);"), "fa0 | fa0");
   EXPECT_EQ(run("riscv64 lp64", "_Float16 f(_Float16);"), "a0 | a0");
-  // clang-14 never flattens a struct with a _Float16 member (E46, E94); clang 19 and later do.
-  EXPECT_EQ(run("riscv64 lp64d clang-14", "struct H { _Float16 a; int b; }; void f(struct H);"),
-            "- | a0");
-  EXPECT_EQ(run("riscv64 lp64d clang-14", "struct H { _Float16 a, b; }; void f(struct H);"),
-            "- | a0");
-  for (const char* cc : {"riscv64 lp64d clang-19", "riscv64 lp64d clang-22"}) {
-    EXPECT_EQ(run(cc, "struct H { _Float16 a; int b; }; void f(struct H);"),
-              "- | fa0@0:2 + a0@4:4");
-    EXPECT_EQ(run(cc, "struct H { _Float16 a, b; }; void f(struct H);"), "- | fa0@0:2 + fa1@2:2");
-  }
-  // ABI_FLEN 32 takes halves too; the soft-float ABIs never do.
-  EXPECT_EQ(run("riscv32 ilp32f", "struct H { _Float16 a; float b; }; void f(struct H);"),
-            "- | fa0@0:2 + fa1@4:4");
-  EXPECT_EQ(run("riscv32 ilp32", "struct H { _Float16 a; float b; }; void f(struct H);"),
-            "- | a0@0:4 + a1@4:4");
+  // clang-14 never flattens a struct with a _Float16 member (E46, E94).
+  EXPECT_EQ(run("riscv64 lp64d", "struct H { _Float16 a; int b; }; void f(struct H);"), "- | a0");
+  EXPECT_EQ(run("riscv64 lp64d", "struct H { _Float16 a, b; }; void f(struct H);"), "- | a0");
   // ... but a _Complex _Float16 member is (clang-14's complex rule has no lower bound).
   EXPECT_EQ(run("riscv64 lp64d", "struct H { _Complex _Float16 c; }; void f(struct H);"),
             "- | fa0@0:2 + fa1@2:2");
@@ -428,30 +404,15 @@ TEST(RiscvCallconv, VariadicArguments) {
 // ----- _BitInt -------------------------------------------------------------------------------
 
 TEST(RiscvCallconv, BitInt) {
-  // clang-14 and clang-19: narrower than XLEN, extended by signedness, except 17..32 bits on
-  // RV64, which they sign-extend (their rule looks at the 32-bit size); nothing wider is.
-  for (const char* cc : {"clang-14", "clang-19"}) {
-    std::string rv64 = std::string("riscv64 lp64 ") + cc, rv32 = std::string("riscv32 ilp32 ") + cc;
-    EXPECT_EQ(run(rv64, "void f(unsigned _BitInt(17), unsigned _BitInt(9), _BitInt(33),"
-                        " unsigned _BitInt(40));"),
-              "- | s:a0 | z:a1 | s:a2 | z:a3");
-    EXPECT_EQ(run(rv64, "void f(_BitInt(64), _BitInt(65), _BitInt(128));"),
-              "- | a0 | a1@0:8 + a2@8:8 | a3@0:8 + a4@8:8");
-    // RV32: 33..64 bits in a pair, wider by reference.
-    EXPECT_EQ(run(rv32, "void f(_BitInt(40), _BitInt(65));"), "- | a0@0:4 + a1@4:4 | *a2");
-  }
-  // clang-22: every _BitInt in registers is extended by its own signedness, into the second
-  // register too (unsigned _BitInt(32) on RV64 still sign-extended); full widths have nothing
-  // to extend.
-  EXPECT_EQ(run("riscv64 lp64", "void f(unsigned _BitInt(17), unsigned _BitInt(32), _BitInt(33),"
+  // Narrower than XLEN: extended by signedness, except 17..32 bits on RV64, which clang-14
+  // sign-extends (its rule looks at the 32-bit size).
+  EXPECT_EQ(run("riscv64 lp64", "void f(unsigned _BitInt(17), unsigned _BitInt(9), _BitInt(33),"
                                 " unsigned _BitInt(40));"),
-            "- | z:a0 | s:a1 | s:a2 | z:a3");
-  EXPECT_EQ(run("riscv64 lp64", "void f(_BitInt(64), _BitInt(65), unsigned _BitInt(100),"
-                                " _BitInt(128));"),
-            "- | a0 | s:a1@0:8 + a2@8:8 | z:a3@0:8 + a4@8:8 | a5@0:8 + a6@8:8");
-  EXPECT_EQ(run("riscv32 ilp32", "void f(_BitInt(40), unsigned _BitInt(33), _BitInt(65));"),
-            "- | s:a0@0:4 + a1@4:4 | z:a2@0:4 + a3@4:4 | *a4");
-  EXPECT_EQ(run("riscv64 lp64", "unsigned _BitInt(17) f(void);"), "z:a0");
+            "- | s:a0 | z:a1 | s:a2 | z:a3");
+  EXPECT_EQ(run("riscv64 lp64", "void f(_BitInt(64), _BitInt(65), _BitInt(128));"),
+            "- | a0 | a1@0:8 + a2@8:8 | a3@0:8 + a4@8:8");
+  // RV32: 33..64 bits in a pair, wider by reference.
+  EXPECT_EQ(run("riscv32 ilp32", "void f(_BitInt(40), _BitInt(65));"), "- | a0@0:4 + a1@4:4 | *a2");
 }
 
 // ----- other rules ---------------------------------------------------------------------------
@@ -485,6 +446,15 @@ TEST(RiscvCallconv, HugeArraysOfEmptyRecordsAreFast) {
             "- | *a0");
 }
 
+TEST(RiscvCallconv, NewerClangsAreRefusedUntilModelled) {
+  // clang-19 and clang-22 lay out records as abikit does (the layout differential), but their
+  // lowering still differs from abikit's model of it: `call` refuses them by name.
+  for (const char* spec : {"riscv64 lp64d clang-19", "riscv32 ilp32 clang-22"})
+    EXPECT_NE(errorOf(spec, "void f(int);").find("does not model clang-"), std::string::npos)
+        << spec;
+  EXPECT_EQ(run("riscv64 lp64d clang-14", "void f(int);"), "- | s:a0");
+}
+
 TEST(RiscvCallconv, Rejections) {
   EXPECT_NE(errorOf("riscv64 lp64d", "struct I; void f(struct I);").find("struct I"),
             std::string::npos);
@@ -498,7 +468,7 @@ TEST(RiscvCallconv, Rejections) {
 TEST(RiscvCallconv, EAbisD1ToD4) {
   const char* d1 = "void f(int, int, int, int, int, int, int);";
   EXPECT_EQ(run("riscv32 ilp32e", d1), "- | a0 | a1 | a2 | a3 | a4 | a5 | stk0");
-  EXPECT_EQ(run("riscv64 lp64e", d1), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:stk0");
+  EXPECT_EQ(run("riscv64 lp64e", d1), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | stk0");
   const char* d2 = "void f(int, int, int, int, int, long long);";
   EXPECT_EQ(run("riscv32 ilp32e", d2), "- | a0 | a1 | a2 | a3 | a4 | a5@0:4 + stk0@4:4");
   EXPECT_EQ(run("riscv64 lp64e", d2), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | a5");
@@ -508,8 +478,7 @@ TEST(RiscvCallconv, EAbisD1ToD4) {
   // ILP32E aligns 8-byte values on the stack to 4 only.
   const char* d4 = "void f(int, int, int, int, int, int, int, long long);";
   EXPECT_EQ(run("riscv32 ilp32e", d4), "- | a0 | a1 | a2 | a3 | a4 | a5 | stk0 | stk4");
-  EXPECT_EQ(run("riscv64 lp64e", d4),
-            "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:stk0 | stk8");
+  EXPECT_EQ(run("riscv64 lp64e", d4), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | stk0 | stk8");
   EXPECT_EQ(run("riscv32 ilp32e", "void f(int, int, int, int, int, int, int, double);"),
             "- | a0 | a1 | a2 | a3 | a4 | a5 | stk0 | stk4");
 }

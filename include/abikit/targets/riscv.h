@@ -27,6 +27,10 @@ struct RiscvCallRules {
   /// both registers if it takes two (clang-22); before, _BitInt followed the rules of the
   /// integer of its size (unsigned _BitInt(17) sign-extended on RV64, none above XLEN).
   bool bitint_extend_by_signedness = false;
+  /// The lowering differential agrees with this compiler. Until it does, `call` refuses the
+  /// compiler rather than answer with a model that is known to be incomplete (clang-19 and
+  /// clang-22 still differ on _BitInt padding in memory and on some records).
+  bool verified = true;
 };
 
 struct RiscvTarget {

@@ -328,17 +328,27 @@ uint64_t valueWidth(const Type* t, const LayoutEngine& layout) {
   return layout.of(c).size * 8;
 }
 
-void checkExtension(const Trace& t, const ArgLowering& a, const std::array<Sym, 64>& reg,
+/// The extension of an Extend value: every bit of its registers (or XLEN stack slots) above
+/// the value's width is a copy of its top bit (sign) or zero, up to the end of the last one
+/// (clang-22 extends a _BitInt over both registers of a pair). `bitsOf` gives the 64 bits of
+/// the location of one part.
+template <typename BitsOf>
+void checkExtension(const Trace& t, const ArgLowering& a, BitsOf bitsOf,
                     const std::vector<Sym>& value, uint64_t width, Reporter& rep,
                     const FunctionLowering& fl, size_t arg) {
   if (a.kind != ArgKind::Extend || width == 0) return;
   Sym top = value[width - 1];
-  for (uint64_t b = width; b < t.xlen; ++b) {
-    Sym want = a.extend == ExtendKind::Sign ? top : Sym{Sym::Zero, 0, 0};
-    if (!(reg[b] == want)) {
-      rep.add(std::string(a.extend == ExtendKind::Sign ? "sign" : "zero") + " extension", fl, arg,
-              b, t.tables.describe(want), t.tables.describe(reg[b]));
-      return;
+  for (const ArgPart& p : a.parts) {
+    uint64_t start = uint64_t(p.offset) * 8;
+    if (start + t.xlen <= width) continue;
+    std::array<Sym, 64> reg = bitsOf(p);
+    for (uint64_t b = std::max(width, start); b < start + t.xlen; ++b) {
+      Sym want = a.extend == ExtendKind::Sign ? top : Sym{Sym::Zero, 0, 0};
+      if (!(reg[b - start] == want)) {
+        rep.add(std::string(a.extend == ExtendKind::Sign ? "sign" : "zero") + " extension", fl, arg,
+                b, t.tables.describe(want), t.tables.describe(reg[b - start]));
+        return;
+      }
     }
   }
 }
@@ -426,9 +436,11 @@ std::string compareCallee(const FunctionLowering& fl, const Trace& t, const Layo
         }
       }
       if (r.kind == ArgKind::Extend && !r.parts.empty()) {
-        int id = t.tables.registerId(r.parts[0].loc.reg);
-        checkExtension(t, r, t.regs[size_t(id)], value, valueWidth(ret.type, layout), rep, fl,
-                       size_t(-1));
+        auto regOf = [&](const ArgPart& p) {
+          int id = t.tables.registerId(p.loc.reg);
+          return id < 0 ? std::array<Sym, 64>{} : t.regs[size_t(id)];
+        };
+        checkExtension(t, r, regOf, value, valueWidth(ret.type, layout), rep, fl, size_t(-1));
       }
     } else {
       for (uint64_t b = 0; b < data.size(); ++b)
@@ -532,8 +544,8 @@ std::string compareCaller(const FunctionLowering& fl, const Trace& t, const Layo
         bad = true;
       }
     if (a.kind == ArgKind::Extend && !a.parts.empty()) {
-      std::array<Sym, 64> bits = locBits(a.parts[0].loc, 0);
-      checkExtension(t, a, bits, value, valueWidth(args[i].type, layout), rep, fl, i);
+      auto partBits = [&](const ArgPart& p) { return locBits(p.loc, 0); };
+      checkExtension(t, a, partBits, value, valueWidth(args[i].type, layout), rep, fl, i);
     }
   }
   if (fl.ret.kind == ArgKind::Indirect && !fl.ret.parts.empty()) {
