@@ -34,10 +34,18 @@ struct RiscvKnownExtension {
   std::string_view implies;  // extensions it implies, space separated ("zve64f d")
 };
 
+/// Where the LLVM versions abikit models close an ISA differently (the defaults: LLVM 20, the
+/// line the extension table follows; src/target/riscv.cpp says which compiler sets what).
+struct RiscvIsaRules {
+  bool a_implies_zaamo_zalrsc = true; // LLVM 20 and later
+  bool c_implies_zca = false;         // C brings Zca, with D Zcd, with F on RV32 Zcf (LLVM 22)
+  bool combine_b = false;             // Zba, Zbb and Zbs together add B (LLVM 22)
+};
+
 class RiscvISAInfo {
 public:
   /// Parses a -march string. Throws abikit::Error (ErrorKind::Target, option "-march").
-  static RiscvISAInfo parse(std::string_view march);
+  static RiscvISAInfo parse(std::string_view march, const RiscvIsaRules& rules = {});
 
   /// The table of known extensions, sorted by name.
   static std::span<const RiscvKnownExtension> knownExtensions();

@@ -629,14 +629,32 @@ struct RiscvCompilerFacts {
   // __riscv_v_intrinsic: 0 = never; else its value, and whether it needs a vector extension
   uint32_t v_intrinsic;
   bool v_intrinsic_needs_v;
+  bool linux_unwind_tables; // Linux: -fasynchronous-unwind-tables, __GCC_HAVE_DWARF2_CFI_ASM
+  RiscvIsaRules isa;        // how its LLVM closes -march
 };
 
 // Read from each compiler's IR signatures (-S -emit-llvm) and -dM output; the lowering
 // differential runs every one of them (tests/differential/diff_callconv_riscv.cpp).
 constexpr RiscvCompilerFacts kRiscvCompilerFacts[] = {
-    {Compiler::Clang22, {true, true, true, false}, 0, true, 1000000, false},
-    {Compiler::Clang19, {true, true, false, false}, 32, true, 12000, true},
-    {Compiler::Clang14, {false, false, false, true}, 0, false, 0, false},
+    {Compiler::Clang22,
+     {true, true, true, false},
+     0,
+     true,
+     1000000,
+     false,
+     true,
+     {true, true, true}},
+    {Compiler::Clang19,
+     {true, true, false, false},
+     32,
+     true,
+     12000,
+     true,
+     true,
+     {false, false, false}},
+    // clang-14's closure differs more (older versions, no Zicsr, ...): abikit keeps the
+    // LLVM 20 line for it, the differences listed in docs/targets/riscv.md.
+    {Compiler::Clang14, {false, false, false, true}, 0, false, 0, false, false, {}},
 };
 // clang-14 stays the default until abikit's model of the newer lowering agrees with them
 // (RiscvCompilerFacts::lowering_verified).
@@ -699,7 +717,8 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (march.empty())
     march = pt.linux_os ? (xlen == 32 ? "rv32imafdc" : "rv64imafdc")
                         : (xlen == 32 ? "rv32imac" : "rv64imac");
-  RiscvISAInfo isa = RiscvISAInfo::parse(march);
+  const RiscvCompilerFacts& cc = compilerFacts(out.compiler);
+  RiscvISAInfo isa = RiscvISAInfo::parse(march, cc.isa);
   if (isa.xlen() != xlen)
     targetError("-march=" + march + " is a " + std::to_string(isa.xlen()) +
                 "-bit ISA but the target '" + pt.normalized + "' is " + std::to_string(xlen) +
@@ -749,7 +768,6 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   rv.e_abi = abi->e;
   rv.linux_os = pt.linux_os;
   rv.code_model = cm;
-  const RiscvCompilerFacts& cc = compilerFacts(out.compiler);
   rv.call = cc.call;
 
   out.triple = pt.normalized;
@@ -846,6 +864,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
       m.emplace_back(name, "1");
     // The driver builds position-independent executables by default on Linux.
     for (const char* name : {"__PIC__", "__PIE__", "__pic__", "__pie__"}) m.emplace_back(name, "2");
+    if (cc.linux_unwind_tables) m.emplace_back("__GCC_HAVE_DWARF2_CFI_ASM", "1");
     if (pt.normalized.size() > 5 && pt.normalized.substr(pt.normalized.size() - 5) == "-musl")
       m.emplace_back("__NO_MATH_ERRNO__", "1"); // the driver's -fno-math-errno default on musl
   }

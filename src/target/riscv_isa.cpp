@@ -304,8 +304,8 @@ constexpr ImpliedTable kImplied = makeImplied();
 
 // Shorthand extensions added when every extension they imply is present (LLVM's
 // CombineIntoExts), in LLVM's order.
-constexpr Ix kCombinations[] = {"zk",    "zkn",  "zks",   "zvkn", "zvknc",
-                                "zvkng", "zvks", "zvksc", "zvksg"};
+constexpr Ix kCombinations[] = {"b",     "zk",    "zkn",  "zks",   "zvkn",
+                                "zvknc", "zvkng", "zvks", "zvksc", "zvksg"};
 
 size_t indexOf(const ExtDef* e) {
   return static_cast<size_t>(e - kExts);
@@ -374,7 +374,9 @@ size_t nameLength(std::string_view ext) {
 
 class RiscvISAParser {
 public:
-  RiscvISAParser(std::string_view user) : user_(user) { origin_.fill(kAbsent); }
+  RiscvISAParser(std::string_view user, const RiscvIsaRules& rules) : user_(user), rules_(rules) {
+    origin_.fill(kAbsent);
+  }
 
   RiscvISAInfo run();
 
@@ -408,6 +410,7 @@ private:
   void checkDependencies(unsigned xlen) const;
 
   std::string_view user_;
+  RiscvIsaRules rules_;
   size_t expansion_len_ = 0;   // length of a profile's expansion at the start of the text
   size_t user_prefix_len_ = 0; // length of the profile name in the user's string
   unsigned xlen_ = 0;
@@ -553,12 +556,19 @@ void RiscvISAParser::closeImplications() {
   if (!has("i") && !has("e")) origin_[Ix("i").i] = 0;
   // Worklist closure to a fixpoint; each implied extension inherits the position of the
   // extension that brought it in (for error messages).
+  if (rules_.c_implies_zca && has("c")) {
+    size_t c = originOf("c");
+    if (!has("zca")) origin_[Ix("zca").i] = c;
+    if (has("d") && !has("zcd")) origin_[Ix("zcd").i] = c;
+    if (xlen_ == 32 && has("f") && !has("zcf")) origin_[Ix("zcf").i] = c;
+  }
   std::array<uint16_t, kNumExts> work{};
   size_t n = 0;
   for (size_t i = 0; i < kNumExts; ++i)
     if (origin_[i] != kAbsent) work[n++] = uint16_t(i);
   while (n > 0) {
     size_t i = work[--n];
+    if (i == Ix("a").i && !rules_.a_implies_zaamo_zalrsc) continue; // LLVM 19: A implies nothing
     for (size_t k = kImplied.begin[i]; k < kImplied.begin[i + 1]; ++k) {
       size_t j = kImplied.list[k];
       if (origin_[j] == kAbsent) {
@@ -576,7 +586,7 @@ void RiscvISAParser::addCombinations() {
   do {
     changed = false;
     for (Ix combo : kCombinations) {
-      if (has(combo)) continue;
+      if (has(combo) || (combo.i == Ix("b").i && !rules_.combine_b)) continue;
       bool all = true;
       size_t origin = 0;
       for (size_t k = kImplied.begin[combo.i]; k < kImplied.begin[combo.i + 1] && all; ++k) {
@@ -702,8 +712,8 @@ RiscvISAInfo RiscvISAParser::run() {
 
 // ---------------------------------------------------------------------------------------------
 
-RiscvISAInfo RiscvISAInfo::parse(std::string_view march) {
-  return RiscvISAParser(march).run();
+RiscvISAInfo RiscvISAInfo::parse(std::string_view march, const RiscvIsaRules& rules) {
+  return RiscvISAParser(march, rules).run();
 }
 
 std::span<const RiscvKnownExtension> RiscvISAInfo::knownExtensions() {

@@ -15,6 +15,7 @@
 #include "abikit/target.h"
 #include "oracle.h"
 
+#include <cctype>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <map>
@@ -249,6 +250,61 @@ TEST_P(ClangMacros, MatchClang14) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Riscv, ClangMacros, ::testing::ValuesIn(clangCases()), caseName);
+
+// ----- the newer clangs: every macro, with --compiler ----------------------------------------
+
+struct VersionCase {
+  Case c;
+  std::string compiler; // "clang-19", "clang-22"
+};
+
+std::vector<VersionCase> versionCases() {
+  std::vector<VersionCase> out;
+  for (const std::string& cc : oracle::modelledClangs("riscv64-unknown-elf"))
+    if (cc != "clang-14")
+      for (const Case& c : clangCases()) out.push_back({c, cc});
+  return out;
+}
+
+class ClangMacrosByVersion : public ::testing::TestWithParam<VersionCase> {};
+
+TEST_P(ClangMacrosByVersion, MatchEveryMacro) {
+  const VersionCase& v = GetParam();
+  TargetOptions o;
+  o.triple = v.c.triple;
+  o.march = v.c.march;
+  o.mabi = v.c.mabi;
+  o.mcmodel = v.c.mcmodel;
+  o.compiler = v.compiler;
+  Target t = resolveTarget(o);
+  MacroMap ours = abikitMacros(t);
+  MacroMap theirs = compilerMacros(v.compiler.c_str(), v.c, false);
+  ASSERT_FALSE(theirs.empty());
+  std::string what = describeCase(v.c) + " --compiler " + v.compiler;
+  size_t compared = 0;
+  for (const auto& [name, value] : theirs) {
+    auto it = ours.find(name);
+    if (it == ours.end()) {
+      EXPECT_TRUE(kClangOnly.count(name)) << what << ": abikit lacks " << name << " " << value;
+      continue;
+    }
+    ++compared;
+    EXPECT_EQ(it->second, value) << what << ": " << name;
+  }
+  EXPECT_GT(compared, 250u) << what;
+  for (const auto& [name, value] : ours)
+    EXPECT_TRUE(name == "__abikit__" || theirs.count(name))
+        << what << ": " << v.compiler << " does not define " << name << " " << value;
+}
+
+INSTANTIATE_TEST_SUITE_P(Riscv, ClangMacrosByVersion, ::testing::ValuesIn(versionCases()),
+                         [](const ::testing::TestParamInfo<VersionCase>& info) {
+                           std::string s = std::to_string(info.index) + "_" +
+                                           info.param.compiler.substr(6) + "_";
+                           for (char ch : describeCase(info.param.c))
+                             s += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           return s;
+                         });
 
 // ---------------------------------------------------------------------------------------------
 // Sizes, alignments and typedefs as _Static_asserts.
