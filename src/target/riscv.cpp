@@ -657,7 +657,7 @@ constexpr RiscvCompilerFacts kRiscvCompilerFacts[] = {
     {Compiler::Clang14, {false, false, false, true}, 0, false, 0, false, false, {}},
 };
 // clang-14 stays the default until abikit's model of the newer lowering agrees with them
-// (RiscvCompilerFacts::lowering_verified).
+// (RiscvCallRules::verified).
 constexpr Compiler kRiscvCompilers[] = {Compiler::Clang14, Compiler::Clang22, Compiler::Clang19};
 
 const RiscvCompilerFacts& compilerFacts(Compiler c) {

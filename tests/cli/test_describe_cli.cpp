@@ -353,3 +353,33 @@ TEST(AmdgpuDescribeCli, DescribeJson) {
             std::string::npos)
       << r.err;
 }
+
+namespace {
+
+TEST(DescribeCli, CompilerIsShownSelectedAndChecked) {
+  json d = describe("--target riscv64-unknown-elf");
+  EXPECT_EQ(d["compiler"], "clang-14");
+  EXPECT_EQ(d["target"], "riscv64-unknown-elf -march=rv64imac -mabi=lp64");
+  json n = describe("--target riscv64-unknown-linux-gnu --compiler clang-22");
+  EXPECT_EQ(n["compiler"], "clang-22");
+  EXPECT_EQ(n["target"],
+            "riscv64-unknown-linux-gnu -march=rv64imafdc -mabi=lp64d --compiler clang-22");
+  EXPECT_EQ(describe("--target dpu-upmem-dpurte")["compiler"], "vendor");
+  // An unknown compiler, one the family does not model, --compiler on DPU: exit 1, nothing on
+  // stdout, one line naming what is known or modelled.
+  for (const char* bad : {"--target riscv64-unknown-elf --compiler clang-9",
+                          "--target amdgcn-amd-amdhsa --mcpu gfx90a --compiler clang-22",
+                          "--target dpu-upmem-dpurte --compiler clang-22"}) {
+    CliResult r = runCli(std::string("describe ") + bad + " --json");
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_EQ(r.out, "") << bad;
+    EXPECT_NE(r.err.find("clang-"), std::string::npos) << bad << ": " << r.err;
+  }
+  // call refuses the clang-22 RISC-V lowering by name rather than answer.
+  CliResult c = runCli("call --target riscv64-unknown-elf --compiler clang-22 -", "void f(int);\n");
+  EXPECT_EQ(c.exit_code, 1) << c.summary();
+  EXPECT_EQ(c.out, "");
+  EXPECT_NE(c.err.find("does not model clang-22"), std::string::npos) << c.err;
+}
+
+} // namespace
