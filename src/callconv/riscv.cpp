@@ -129,6 +129,7 @@ struct Rules {
     if (auto* f = dyn<FloatType>(c)) {
       switch (f->fkind) {
       case FloatKind::Float16:
+      case FloatKind::Fp16: // reached only inside records (clang 19 and later flatten it)
         k = Ir::Half, bits = 16;
         return;
       case FloatKind::Float:
@@ -347,7 +348,9 @@ struct Rules {
     const uint64_t vsize = tl.size;
     const uint64_t size = vsize * 8;
 
-    if (isEmptyRecord(t)) {
+    // An empty record is ignored; clang 19 and later ignore it only when its size is zero
+    // (`struct { char : 7; }` is passed like any 1-byte record).
+    if (isEmptyRecord(t) && (!call.ignore_only_zero_sized_empty || vsize == 0)) {
       out.kind = ArgKind::Ignore;
       return out;
     }
@@ -393,7 +396,7 @@ struct Rules {
     // A struct of one or two fields that fit FP registers (or one FP and one integer field).
     if (auto* rt = dyn<RecordType>(t); rt && !rt->decl->is_union && fixed && flen) {
       Flat fl;
-      bool ok = flatten(t, 0, fl);
+      bool ok = flatten(t, 0, fl) && fl.n > 0; // no field at all: the integer convention
       if (ok && fl.n == 1 && !isFp(fl.leaf[0].kind)) ok = false;
       if (ok) {
         int need_fpr = 0, need_gpr = 0;
@@ -647,8 +650,8 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
   if (!rv.call.verified)
     unsupported(fn, "abikit does not model " + std::string(compilerInfo(target.compiler).name) +
                         "'s RISC-V calling convention yet (it differs from clang-14's for "
-                        "_Float16 in records, integers on the stack and _BitInt); use "
-                        "--compiler clang-14");
+                        "_Float16 in records, integers on the stack and empty records); use "
+                        "--compiler clang-22 or clang-14");
   Rules r{layout,
           fn,
           rv.xlen,

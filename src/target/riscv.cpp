@@ -637,7 +637,7 @@ struct RiscvCompilerFacts {
 // differential runs every one of them (tests/differential/diff_callconv_riscv.cpp).
 constexpr RiscvCompilerFacts kRiscvCompilerFacts[] = {
     {Compiler::Clang22,
-     {true, true, true, false},
+     {true, true, true, true, true},
      0,
      true,
      1000000,
@@ -645,7 +645,7 @@ constexpr RiscvCompilerFacts kRiscvCompilerFacts[] = {
      true,
      {true, true, true}},
     {Compiler::Clang19,
-     {true, true, false, false},
+     {true, true, false, true, false},
      32,
      true,
      12000,
@@ -654,10 +654,10 @@ constexpr RiscvCompilerFacts kRiscvCompilerFacts[] = {
      {false, false, false}},
     // clang-14's closure differs more (older versions, no Zicsr, ...): abikit keeps the
     // LLVM 20 line for it, the differences listed in docs/targets/riscv.md.
-    {Compiler::Clang14, {false, false, false, true}, 0, false, 0, false, false, {}},
+    {Compiler::Clang14, {false, false, false, false, true}, 0, false, 0, false, false, {}},
 };
-// clang-14 stays the default until abikit's model of the newer lowering agrees with them
-// (RiscvCallRules::verified).
+// clang-14 stays the default until the tests that compare the default with clang-14 name it
+// (docs/compilers.md).
 constexpr Compiler kRiscvCompilers[] = {Compiler::Clang14, Compiler::Clang22, Compiler::Clang19};
 
 const RiscvCompilerFacts& compilerFacts(Compiler c) {

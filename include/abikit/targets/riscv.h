@@ -27,9 +27,12 @@ struct RiscvCallRules {
   /// both registers if it takes two (clang-22); before, _BitInt followed the rules of the
   /// integer of its size (unsigned _BitInt(17) sign-extended on RV64, none above XLEN).
   bool bitint_extend_by_signedness = false;
-  /// The lowering differential agrees with this compiler. Until it does, `call` refuses the
-  /// compiler rather than answer with a model that is known to be incomplete (clang-19 and
-  /// clang-22 still differ on _BitInt padding in memory and on some records).
+  /// An empty record (no fields but unnamed bit-fields, empty records and zero-length arrays) is
+  /// ignored only when its size is zero: `struct { char : 7; }` is passed in a register (clang
+  /// 19 and later; clang-14 ignores every empty record).
+  bool ignore_only_zero_sized_empty = false;
+  /// The lowering differential has been run to zero disagreements against this compiler. Until
+  /// then `call` refuses it rather than answer with a model nobody has checked (clang-19).
   bool verified = true;
 };
 

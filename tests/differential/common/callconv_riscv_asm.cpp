@@ -422,7 +422,13 @@ private:
     } else {
       clobber();
     }
-    if (tail) done_ = true;
+    if (tail) {
+      // A tail call to memcpy (LLVM 15 and later end a callee that copies its argument so) is
+      // the copy followed by the return.
+      bool mem = target == "memcpy" || target == "memmove" || target == "memset";
+      if (mem && target_.empty()) snapshot();
+      done_ = true;
+    }
     return true;
   }
 
