@@ -252,10 +252,11 @@ bool parseSignedAuto(std::string_view s, int64_t& out) {
   return true;
 }
 
+// The words LLVM 22's YAML reader takes for booleans (YAML 1.2). LLVM 19 and older also took
+// y/n/yes/no/on/off in three casings, and their llvm-readelf tags such strings !str
+// (docs/elf.md).
 bool parseYamlBool(std::string_view s) {
-  static constexpr std::string_view kWords[] = {
-      "y", "Y", "yes", "Yes", "YES", "true",  "True",  "TRUE",  "on",  "On",  "ON",
-      "n", "N", "no",  "No",  "NO",  "false", "False", "FALSE", "off", "Off", "OFF"};
+  static constexpr std::string_view kWords[] = {"true", "True", "TRUE", "false", "False", "FALSE"};
   for (std::string_view w : kWords)
     if (s == w) return true;
   return false;

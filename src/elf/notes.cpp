@@ -51,8 +51,11 @@ public:
           out_.push_back("amdhsa.printf: an entry is not a string");
       });
     }
-    if (size_t t = doc_.find(0, "amdhsa.target"); t && nodes[t].kind != Kind::String)
-      out_.push_back("amdhsa.target is not a string");
+    if (size_t g = doc_.find(0, "amdhsa.globals")) {
+      if (!array(g, "amdhsa.globals")) return;
+      size_t i = 0;
+      each(g, [&](size_t e) { global(e, "global " + std::to_string(i++)); });
+    }
     size_t k = doc_.find(0, "amdhsa.kernels");
     if (!k) {
       out_.push_back("required key 'amdhsa.kernels' is missing");
@@ -151,13 +154,25 @@ private:
     for (std::string_view key : {".sgpr_spill_count", ".vgpr_spill_count", ".agpr_count"})
       entry(k, key, T::Int, false, where);
     entry(k, ".kind", T::String, false, where, {"normal", "init", "fini"});
-    for (std::string_view key : {".uses_dynamic_stack", ".workgroup_processor_mode"})
-      entry(k, key, T::Bool, false, where);
+    entry(k, ".uses_dynamic_stack", T::Bool, false, where);
+    // Integers since code object v6 (clang-22 writes `.workgroup_processor_mode: 1`).
+    for (std::string_view key : {".workgroup_processor_mode", ".uniform_work_group_size"})
+      entry(k, key, T::Int, false, where);
+    entry(k, ".cluster_dims", T::IntArray3, false, where);
     if (size_t a = doc_.find(k, ".args")) {
       if (!array(a, where + ": .args")) return;
       size_t i = 0;
       each(a, [&](size_t e) { argument(e, where + " argument " + std::to_string(i++)); });
     }
+  }
+
+  void global(size_t g, const std::string& where) {
+    if (doc_.nodes()[g].kind != Kind::Map) {
+      out_.push_back(where + " is not a map");
+      return;
+    }
+    entry(g, ".name", T::String, true, where);
+    entry(g, ".size", T::Int, true, where);
   }
 
   void argument(size_t a, const std::string& where) {
@@ -201,8 +216,6 @@ private:
            "hidden_private_base",
            "hidden_shared_base",
            "hidden_queue_ptr"});
-    entry(a, ".value_type", T::String, false, where,
-          {"struct", "i8", "u8", "i16", "u16", "f16", "i32", "u32", "f32", "i64", "u64", "f64"});
     entry(a, ".pointee_align", T::Int, false, where);
     entry(a, ".address_space", T::String, false, where,
           {"private", "global", "constant", "local", "generic", "region"});

@@ -575,7 +575,7 @@ ElfFlagsInfo decodeAmdgpuFlags(const ElfHeaderFacts& h) {
       known |= kGenericVersionMask;
       unsigned gv = (h.flags & kGenericVersionMask) >> 24;
       info.properties.emplace_back("generic_version", std::to_string(gv));
-      if (gv) info.flag_names.push_back("EF_AMDGPU_GENERIC_VERSION " + std::to_string(gv));
+      if (gv) info.flag_names.push_back("EF_AMDGPU_GENERIC_VERSION_V" + std::to_string(gv));
       if (p && p->is_generic && gv == 0)
         info.problems.push_back("generic processor " + info.processor +
                                 " without a generic version");

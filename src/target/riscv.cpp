@@ -636,29 +636,47 @@ struct RiscvCompilerFacts {
 // Read from each compiler's IR signatures (-S -emit-llvm) and -dM output; the lowering
 // differential runs every one of them (tests/differential/diff_callconv_riscv.cpp).
 constexpr RiscvCompilerFacts kRiscvCompilerFacts[] = {
-    {Compiler::Clang22,
-     {true, true, true, true, true},
-     0,
-     true,
-     1000000,
-     false,
-     true,
-     {true, true, true}},
-    {Compiler::Clang19,
-     {true, true, false, true, false},
-     32,
-     true,
-     12000,
-     true,
-     true,
-     {false, false, false}},
+    {.compiler = Compiler::Clang22,
+     .call = {.half_in_fp_convention = true,
+              .extend_on_stack = true,
+              .bitint_extend_by_signedness = true,
+              .ignore_only_zero_sized_empty = true,
+              .verified = true},
+     .interference_size = 0,
+     .misaligned_avoid = true,
+     .v_intrinsic = 1000000,
+     .v_intrinsic_needs_v = false,
+     .linux_unwind_tables = true,
+     .isa = {.a_implies_zaamo_zalrsc = true, .c_implies_zca = true, .combine_b = true}},
+    {.compiler = Compiler::Clang19,
+     .call = {.half_in_fp_convention = true,
+              .extend_on_stack = true,
+              .bitint_extend_by_signedness = false,
+              .ignore_only_zero_sized_empty = true,
+              .verified = false},
+     .interference_size = 32,
+     .misaligned_avoid = true,
+     .v_intrinsic = 12000,
+     .v_intrinsic_needs_v = true,
+     .linux_unwind_tables = true,
+     .isa = {.a_implies_zaamo_zalrsc = false, .c_implies_zca = false, .combine_b = false}},
     // clang-14's closure differs more (older versions, no Zicsr, ...): abikit keeps the
     // LLVM 20 line for it, the differences listed in docs/targets/riscv.md.
-    {Compiler::Clang14, {false, false, false, false, true}, 0, false, 0, false, false, {}},
+    {.compiler = Compiler::Clang14,
+     .call = {.half_in_fp_convention = false,
+              .extend_on_stack = false,
+              .bitint_extend_by_signedness = false,
+              .ignore_only_zero_sized_empty = false,
+              .verified = true},
+     .interference_size = 0,
+     .misaligned_avoid = false,
+     .v_intrinsic = 0,
+     .v_intrinsic_needs_v = false,
+     .linux_unwind_tables = false,
+     .isa = {}},
 };
-// clang-14 stays the default until the tests that compare the default with clang-14 name it
-// (docs/compilers.md).
-constexpr Compiler kRiscvCompilers[] = {Compiler::Clang14, Compiler::Clang22, Compiler::Clang19};
+// The first is the default: the newest clang abikit models (docs/compilers.md).
+constexpr Compiler kRiscvCompilers[] = {Compiler::Clang22, Compiler::Clang19, Compiler::Clang14};
 
 const RiscvCompilerFacts& compilerFacts(Compiler c) {
   for (const RiscvCompilerFacts& f : kRiscvCompilerFacts)

@@ -316,7 +316,7 @@ TEST(RiscvDescribeCli, DescribeJson) {
         "\"e_machine\": 243", "\"e_flags\": 5", "\"class\": \"ELFCLASS64\"", "\"name\": \"fa0\"",
         "\"alias\": \"x10\"", "\"xlen\": 64", "\"abi\": \"lp64d\"", "\"abi_flen\": 64",
         "\"isa\": \"rv64i2p1_m2p0_a2p1_f2p2_d2p2_c2p0_zicsr2p0_zifencei2p0_zmmul1p0_zaamo1p0_"
-        "zalrsc1p0\"",
+        "zalrsc1p0_zca1p0_zcd1p0\"",
         "\"alignment\": 16", "\"stack_pointer\": \"sp\""})
     EXPECT_NE(out.find(needle), std::string::npos) << needle << "\n" << out.substr(0, 2000);
   // Bad input: exit 1, the message on stderr, nothing else.
@@ -358,12 +358,14 @@ namespace {
 
 TEST(DescribeCli, CompilerIsShownSelectedAndChecked) {
   json d = describe("--target riscv64-unknown-elf");
-  EXPECT_EQ(d["compiler"], "clang-14");
+  EXPECT_EQ(d["compiler"], "clang-22");
   EXPECT_EQ(d["target"], "riscv64-unknown-elf -march=rv64imac -mabi=lp64");
-  json n = describe("--target riscv64-unknown-linux-gnu --compiler clang-22");
-  EXPECT_EQ(n["compiler"], "clang-22");
+  json n = describe("--target riscv64-unknown-linux-gnu --compiler clang-14");
+  EXPECT_EQ(n["compiler"], "clang-14");
   EXPECT_EQ(n["target"],
-            "riscv64-unknown-linux-gnu -march=rv64imafdc -mabi=lp64d --compiler clang-22");
+            "riscv64-unknown-linux-gnu -march=rv64imafdc -mabi=lp64d --compiler clang-14");
+  EXPECT_EQ(describe("--target riscv64-unknown-elf --compiler clang-22")["target"],
+            "riscv64-unknown-elf -march=rv64imac -mabi=lp64");
   EXPECT_EQ(describe("--target dpu-upmem-dpurte")["compiler"], "vendor");
   // An unknown compiler, one the family does not model, --compiler on DPU: exit 1, nothing on
   // stdout, one line naming what is known or modelled.

@@ -82,13 +82,7 @@ std::vector<Abi> allAbis() {
       out.push_back(a);
       continue;
     }
-    a.modelled = oracle::modelledClangs(b.triple, b.march, b.mabi);
-    for (const std::string& cc : a.modelled) {
-      Abi x = a;
-      x.compiler = cc;
-      x.name = std::string(b.name) + "_" + cc.substr(0, cc.find('-')) + cc.substr(cc.find('-') + 1);
-      out.push_back(x);
-    }
+    oracle::appendPerCompiler(out, a, oracle::modelledClangs(b.triple, b.march, b.mabi));
   }
   return out;
 }

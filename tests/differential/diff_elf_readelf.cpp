@@ -34,8 +34,15 @@ using namespace abikit;
 
 namespace {
 
-const std::string kReadelf = "llvm-readelf-14";
-const std::string kReadobj = "llvm-readobj-14";
+// The LLVM tools that read an object: those of the LLVM that built it (llvm-readelf-14 cannot
+// read code object v6 flags or notes), else 14's. compareObject sets them.
+std::string g_llvm = "14";
+std::string readelfTool() {
+  return "llvm-readelf-" + g_llvm;
+}
+std::string readobjTool() {
+  return "llvm-readobj-" + g_llvm;
+}
 const std::string kPtxas = "/usr/local/cuda/bin/ptxas";
 
 std::vector<std::string> lines(const std::string& text) {
@@ -81,7 +88,7 @@ ReadobjHeader readobjHeader(const std::string& path) {
   ReadobjHeader h;
   std::smatch m;
   bool in_flags = false;
-  for (const std::string& l : lines(tool({kReadobj, "-h", path}))) {
+  for (const std::string& l : lines(tool({readobjTool(), "-h", path}))) {
     if (in_flags) {
       if (std::regex_search(l, m, std::regex("^\\s*\\]"))) {
         in_flags = false;
@@ -127,7 +134,7 @@ int64_t signedHex(const std::string& s) {
 std::vector<ReadelfRelocSection> readelfRelocs(const std::string& path) {
   std::vector<ReadelfRelocSection> out;
   std::smatch m;
-  for (const std::string& l : lines(tool({kReadelf, "-r", path}))) {
+  for (const std::string& l : lines(tool({readelfTool(), "-r", path}))) {
     if (std::regex_search(l, m, std::regex("^Relocation section '(.*)' at offset"))) {
       out.push_back({m[1], {}});
       continue;
@@ -187,7 +194,7 @@ std::vector<ReadelfSymbolTable> readelfSymbols(const std::string& path) {
   const std::regex row(
       "^\\s*(\\d+): ([0-9a-f]+) +(\\d+) (.*?) +(LOCAL|GLOBAL|WEAK|UNIQUE|<[^>]*>: \\d+|\\d+) "
       "+(DEFAULT|INTERNAL|HIDDEN|PROTECTED)(?: \\[<other: 0x[0-9a-f]+>\\])? +(\\S+) ?(.*)$");
-  for (const std::string& l : lines(tool({kReadelf, "-s", path}))) {
+  for (const std::string& l : lines(tool({readelfTool(), "-s", path}))) {
     if (std::regex_search(l, m, std::regex("^Symbol table '(.*)' contains"))) {
       out.push_back({m[1], {}});
       continue;
@@ -212,11 +219,14 @@ std::vector<ReadelfSymbolTable> readelfSymbols(const std::string& path) {
 // ----- llvm-readelf --notes ----------------------------------------------------------------------
 
 std::vector<std::string> noteLinesReadelf(const std::string& path) {
+  // LLVM 19 and older read y/n/yes/no/on/off as YAML booleans and tag such strings !str; abikit
+  // writes LLVM 22's YAML 1.2 (docs/elf.md).
+  static const std::regex yaml11("!str (y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$");
   std::vector<std::string> out;
-  for (const std::string& l : lines(tool({kReadelf, "--notes", path}))) {
+  for (const std::string& l : lines(tool({readelfTool(), "--notes", path}))) {
     if (l.rfind("Displaying notes found in", 0) == 0) continue;
     if (rtrim(l).empty()) continue;
-    out.push_back(rtrim(l));
+    out.push_back(g_llvm == "22" ? rtrim(l) : std::regex_replace(rtrim(l), yaml11, "$1"));
   }
   return out;
 }
@@ -243,7 +253,7 @@ std::vector<std::pair<uint64_t, std::string>> readelfAttributes(const std::strin
   std::vector<std::pair<uint64_t, std::string>> out;
   std::smatch m;
   bool in_attr = false;
-  for (const std::string& l : lines(tool({kReadelf, "-A", path}))) {
+  for (const std::string& l : lines(tool({readelfTool(), "-A", path}))) {
     if (l.find("Attribute {") != std::string::npos) {
       in_attr = true;
       out.push_back({0, ""});
@@ -265,8 +275,11 @@ struct Counts {
 };
 Counts g_counts;
 
-void compareObject(const std::string& path, const std::string& what) {
+/// Compares abikit's reading of an object with the LLVM tools of version `llvm` ("22").
+void compareObject(const std::string& path, const std::string& what,
+                   const std::string& llvm = "14") {
   SCOPED_TRACE(what);
+  g_llvm = llvm;
   ElfFile f = ElfFile::open(path);
   ++g_counts.objects;
 
@@ -292,7 +305,7 @@ void compareObject(const std::string& path, const std::string& what) {
     const std::string prefix = "EF_AMDGPU_MACH_AMDGCN_";
     if (n.rfind(prefix, 0) == 0) {
       std::string cpu = n.substr(prefix.size());
-      for (char& c : cpu) c = char(std::tolower(uint8_t(c)));
+      for (char& c : cpu) c = c == '_' ? '-' : char(std::tolower(uint8_t(c))); // GFX9_4_GENERIC
       EXPECT_EQ(fi.processor, cpu);
     }
   }
@@ -494,25 +507,26 @@ TEST(ElfReadelf, RiscvObjectsFromClang) {
   const uint64_t per = oracle::sampleCount(2);
   oracle::ScratchDir dir;
   int n = 0;
-  for (const RiscvConfig& c : configs)
-    for (uint64_t k = 0; k < per; ++k) {
-      std::string name = "r" + std::to_string(n++);
-      dir.write(name + ".c", randomC(rng));
-      std::string src = dir.file(name + ".c"), obj = dir.file(name + ".o");
-      std::vector<std::string> argv = {"clang-14",
-                                       "-target",
-                                       c.triple,
-                                       "-march=" + c.march,
-                                       "-mabi=" + c.mabi,
-                                       k % 2 ? "-O2" : "-O0",
-                                       "-c",
-                                       src,
-                                       "-o",
-                                       obj};
-      argv.insert(argv.end(), c.extra.begin(), c.extra.end());
-      std::string what = c.triple + " -march=" + c.march + " -mabi=" + c.mabi;
-      if (build(argv, what)) compareObject(obj, what);
-    }
+  for (const std::string& clang : oracle::installedClangs())
+    for (const RiscvConfig& c : configs)
+      for (uint64_t k = 0; k < per; ++k) {
+        std::string name = "r" + std::to_string(n++);
+        dir.write(name + ".c", randomC(rng));
+        std::string src = dir.file(name + ".c"), obj = dir.file(name + ".o");
+        std::vector<std::string> argv = {clang,
+                                         "-target",
+                                         c.triple,
+                                         "-march=" + c.march,
+                                         "-mabi=" + c.mabi,
+                                         k % 2 ? "-O2" : "-O0",
+                                         "-c",
+                                         src,
+                                         "-o",
+                                         obj};
+        argv.insert(argv.end(), c.extra.begin(), c.extra.end());
+        std::string what = clang + " " + c.triple + " -march=" + c.march + " -mabi=" + c.mabi;
+        if (build(argv, what)) compareObject(obj, what, clang.substr(clang.find('-') + 1));
+      }
 }
 
 TEST(ElfReadelf, RiscvObjectsFromGcc) {
@@ -574,41 +588,70 @@ TEST(ElfReadelf, RiscvAssemblyFromLlvmMc) {
 
 TEST(ElfReadelf, AmdgpuObjectsFromClang) {
   struct Config {
+    const char* clang;
     std::string mcpu;
-    int cov;
+    int cov; // 0: the compiler's default
   };
   const Config configs[] = {
-      {"gfx803", 4},  {"gfx900", 4},          {"gfx900:xnack+", 4},
-      {"gfx906", 4},  {"gfx906:xnack-", 4},   {"gfx906:sramecc+:xnack+", 4},
-      {"gfx908", 5},  {"gfx908:sramecc-", 5}, {"gfx90a:xnack+", 5},
-      {"gfx90a", 4},  {"gfx1010", 4},         {"gfx1030", 5},
-      {"gfx1035", 4}, {"gfx700", 5},          {"gfx90c", 4},
+      {"clang-14", "gfx803", 4},
+      {"clang-14", "gfx900", 4},
+      {"clang-14", "gfx900:xnack+", 4},
+      {"clang-14", "gfx906", 4},
+      {"clang-14", "gfx906:xnack-", 4},
+      {"clang-14", "gfx906:sramecc+:xnack+", 4},
+      {"clang-14", "gfx908", 5},
+      {"clang-14", "gfx908:sramecc-", 5},
+      {"clang-14", "gfx90a:xnack+", 5},
+      {"clang-14", "gfx90a", 4},
+      {"clang-14", "gfx1010", 4},
+      {"clang-14", "gfx1030", 5},
+      {"clang-14", "gfx1035", 4},
+      {"clang-14", "gfx700", 5},
+      {"clang-14", "gfx90c", 4},
+      // Code object v6 (clang-22's default) and the generic processors it brings.
+      {"clang-22", "gfx90a", 0},
+      {"clang-22", "gfx942:xnack+", 0},
+      {"clang-22", "gfx1100", 0},
+      {"clang-22", "gfx1201", 5},
+      {"clang-22", "gfx9-generic", 0},
+      {"clang-22", "gfx10-3-generic", 0},
+      {"clang-22", "gfx11-generic", 6},
+      {"clang-22", "gfx12-generic", 0},
+      {"clang-22", "gfx9-4-generic:sramecc-", 0},
+      {"clang-19", "gfx906", 0},
+      {"clang-19", "gfx1030", 6},
+      {"clang-19", "gfx10-1-generic", 6},
   };
   std::mt19937_64 rng(oracle::sampleSeed(0xa3d));
   const uint64_t per = oracle::sampleCount(2);
   oracle::ScratchDir dir;
   int n = 0;
-  for (const Config& c : configs)
+  for (const Config& c : configs) {
+    if (oracle::findProgram(c.clang).empty()) continue;
     for (uint64_t k = 0; k < per; ++k) {
       std::string name = "k" + std::to_string(n++);
       dir.write(name + ".cl", randomOpenCL(rng));
-      std::vector<std::string> argv = {"clang-14",
-                                       "-target",
-                                       "amdgcn-amd-amdhsa",
-                                       "-mcpu=" + c.mcpu,
-                                       "-nogpulib",
-                                       k % 2 ? "-O2" : "-O0",
-                                       "-mllvm",
-                                       "--amdhsa-code-object-version=" + std::to_string(c.cov),
-                                       "-c",
-                                       dir.file(name + ".cl"),
-                                       "-o",
-                                       dir.file(name + ".o")};
+      std::vector<std::string> argv = {c.clang,           "-target",   "amdgcn-amd-amdhsa",
+                                       "-mcpu=" + c.mcpu, "-nogpulib", k % 2 ? "-O2" : "-O0"};
+      // clang-14 takes the version as an LLVM option; the newer ones as a driver option (their
+      // module flag overrides the LLVM option).
+      if (c.cov && std::string(c.clang) == "clang-14")
+        for (const std::string& a :
+             {std::string("-mllvm"), "--amdhsa-code-object-version=" + std::to_string(c.cov)})
+          argv.push_back(a);
+      else if (c.cov)
+        argv.push_back("-mcode-object-version=" + std::to_string(c.cov));
+      for (const std::string& a :
+           {std::string("-c"), dir.file(name + ".cl"), std::string("-o"), dir.file(name + ".o")})
+        argv.push_back(a);
       if (rng() % 2) argv.push_back("-cl-kernel-arg-info");
       if (rng() % 2) argv.push_back("-cl-std=CL2.0");
-      std::string what = "amdgcn " + c.mcpu + " code object v" + std::to_string(c.cov);
-      if (build(argv, what)) compareObject(dir.file(name + ".o"), what);
+      std::string what = std::string(c.clang) + " amdgcn " + c.mcpu + " code object " +
+                         (c.cov ? "v" + std::to_string(c.cov) : std::string("default"));
+      if (build(argv, what))
+        compareObject(dir.file(name + ".o"), what, std::string(c.clang).substr(6));
     }
+  }
 }
 
 TEST(ElfReadelf, AmdgpuCodeObjectV2AndV3FromLlc) {

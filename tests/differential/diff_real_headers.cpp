@@ -3,11 +3,12 @@
 // picolibc-riscv64-unknown-elf, /usr/lib/picolibc/riscv64-unknown-elf/include) and glibc
 // (libc6-dev-riscv64-cross, /usr/riscv64-linux-gnu/include): <stdio.h>, <sys/types.h>, ...,
 // which include <stddef.h> with __need_size_t, their own <stdint.h> and <limits.h>, and the
-// compiler's through #include_next. Each header that clang-14 accepts on its own for the target
-// is parsed by abikit; its records become the static assertions of `abikit layout
+// compiler's through #include_next. For each clang abikit models that is installed (clang-22,
+// clang-19, clang-14), each header that clang accepts on its own for the target is parsed by
+// abikit with that --compiler; its records become the static assertions of `abikit layout
 // --emit-c-asserts` (sizeof, alignment, offsetof and size of every named non-bit-field member,
 // members of anonymous members included), its named enums and object typedefs assertions of
-// their size and alignment, and clang-14 must accept them all for the same target. Headers are
+// their size and alignment, and that clang must accept them all for the same target. Headers are
 // sampled (ABIKIT_DIFF_COUNT, default 120 per set; tests/differential/run --count 5000 covers
 // all of them).
 #include "abikit/cparse.h"
@@ -70,18 +71,14 @@ HeaderSet treeHeaders(const std::string& name, const std::string& root) {
   return set;
 }
 
-std::vector<std::string> clangArgs(const std::string& triple,
+std::vector<std::string> clangArgs(const std::string& clang, const std::string& triple,
                                    const std::vector<std::string>& dirs) {
   // Implicit int is not C99 or later: clang-14 accepts `int f(char *, va_list);` without a
   // va_list type as a parameter named va_list of type int (with a warning), GCC and abikit
   // report the unknown type name. picolibc's <ssp/stdio.h> is such a header; it is left out.
-  std::vector<std::string> a = {"clang-14",
-                                "--target=" + triple,
-                                "-fsyntax-only",
-                                "-ferror-limit=0",
-                                "-Werror=implicit-int",
-                                "-x",
-                                "c"};
+  std::vector<std::string> a = {
+      clang, "--target=" + triple, "-fsyntax-only", "-ferror-limit=0", "-Werror=implicit-int", "-x",
+      "c"};
   for (const std::string& d : dirs) a.push_back("-I" + d);
   return a;
 }
@@ -129,11 +126,11 @@ Generated generate(const std::string& header, const Target& target,
   return {std::move(text), n};
 }
 
-void checkTarget(const HeaderSet& set, const std::string& triple) {
-  if (oracle::findProgram("clang-14").empty()) GTEST_SKIP() << "clang-14 not found";
+void checkTarget(const HeaderSet& set, const std::string& triple, const std::string& clang,
+                 const std::vector<std::string>& modelled) {
   std::vector<std::string> headers = set.headers;
   ASSERT_FALSE(headers.empty());
-  uint64_t count = oracle::sampleCount(120);
+  uint64_t count = oracle::sampleCountFor(120, modelled, clang);
   if (count < headers.size()) {
     std::mt19937_64 rng(oracle::sampleSeed(20260501));
     std::shuffle(headers.begin(), headers.end(), rng);
@@ -142,9 +139,10 @@ void checkTarget(const HeaderSet& set, const std::string& triple) {
   }
   TargetOptions to;
   to.triple = triple;
+  to.compiler = clang;
   Target target = resolveTarget(to);
   oracle::ScratchDir dir;
-  std::vector<std::string> base = clangArgs(triple, set.dirs);
+  std::vector<std::string> base = clangArgs(clang, triple, set.dirs);
 
   size_t accepted = 0, total_asserts = 0;
   for (const std::string& h : headers) {
@@ -158,7 +156,7 @@ void checkTarget(const HeaderSet& set, const std::string& triple) {
     try {
       g = generate(h, target, set.dirs);
     } catch (const Error& e) {
-      ADD_FAILURE() << h << ": clang accepts it but abikit reports:\n" << e.format();
+      ADD_FAILURE() << h << ": " << clang << " accepts it but abikit reports:\n" << e.format();
       continue;
     }
     total_asserts += g.asserts;
@@ -168,25 +166,35 @@ void checkTarget(const HeaderSet& set, const std::string& triple) {
     std::vector<std::string> check = base;
     check.push_back(dir.file("check.c"));
     oracle::RunResult r = oracle::run(check);
-    EXPECT_EQ(r.exit_code, 0) << h << ": clang-14 rejects abikit's layout facts:\n" << r.err;
+    EXPECT_EQ(r.exit_code, 0) << h << ": " << clang << " rejects abikit's layout facts:\n" << r.err;
   }
   EXPECT_GT(accepted, headers.size() / 2) << "clang accepted too few headers to compare";
   EXPECT_GT(total_asserts, accepted) << "no layout facts were compared";
-  std::cout << "[ " << set.name << " ] " << triple << ": " << accepted << " of " << headers.size()
-            << " headers, " << total_asserts << " static assertions\n";
+  std::cout << "[ " << set.name << " ] " << triple << " " << clang << ": " << accepted << " of "
+            << headers.size() << " headers, " << total_asserts << " static assertions\n";
+}
+
+// Every clang abikit models for the target that is installed, each with its own sample.
+void checkEveryClang(const HeaderSet& set, const std::string& triple) {
+  std::vector<std::string> modelled = oracle::modelledClangs(triple);
+  if (modelled.empty()) GTEST_SKIP() << "no clang abikit models for " << triple << " installed";
+  for (const std::string& clang : modelled) {
+    SCOPED_TRACE(clang);
+    checkTarget(set, triple, clang, modelled);
+  }
 }
 
 void checkUapi(const std::string& triple) {
   if (!fs::is_directory("/usr/include/linux"))
     GTEST_SKIP() << "no Linux UAPI headers in /usr/include/linux on this machine";
-  checkTarget(uapiHeaders(), triple);
+  checkEveryClang(uapiHeaders(), triple);
 }
 
 void checkLibrary(const std::string& name, const char* root, const char* package,
                   const std::string& triple) {
   if (!fs::is_directory(root))
     GTEST_SKIP() << "no " << name << " headers in " << root << " (Debian: " << package << ")";
-  checkTarget(treeHeaders(name, root), triple);
+  checkEveryClang(treeHeaders(name, root), triple);
 }
 
 } // namespace

@@ -136,16 +136,17 @@ TEST(RiscvCallconv, ScalarsAndExtension) {
   EXPECT_EQ(run("riscv64 lp64", "typedef unsigned int u32; u32 f(u32);"), "s:a0 | s:a0");
 }
 
-TEST(RiscvCallconv, NarrowIntegersOnTheStackAreNotExtended) {
+TEST(RiscvCallconv, Clang14DoesNotExtendNarrowIntegersOnTheStack) {
   // clang-14 extends only what it expects in a register; GCC and the psABI extend on the stack
   // too (docs/targets/riscv.md).
-  Lowered l = lower("riscv64 lp64",
+  Lowered l = lower("riscv64 lp64 clang-14",
                     "void f(int, int, int, int, int, int, int, int, unsigned char, short);", "f");
   EXPECT_EQ(summary(l), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:a6 | s:a7 | stk0 | stk8");
   EXPECT_EQ(l.fl.stack_bytes, 16u);
   EXPECT_TRUE(hasNote(l, "without extension"));
-  EXPECT_EQ(run("riscv32 ilp32", "void f(int, int, int, int, int, int, int, int, char, char);"),
-            "- | a0 | a1 | a2 | a3 | a4 | a5 | a6 | a7 | stk0 | stk4");
+  EXPECT_EQ(
+      run("riscv32 ilp32 clang-14", "void f(int, int, int, int, int, int, int, int, char, char);"),
+      "- | a0 | a1 | a2 | a3 | a4 | a5 | a6 | a7 | stk0 | stk4");
 }
 
 TEST(RiscvCallconv, TwoXlenScalarsPairsAndSplits) {
@@ -196,7 +197,7 @@ TEST(RiscvCallconv, StackSlots) {
   EXPECT_EQ(run("riscv64 lp64", "struct S { int a, b, c; };"
                                 "void f(long, long, long, long, long, long, long, long, char,"
                                 " struct S, int);"),
-            "- | a0 | a1 | a2 | a3 | a4 | a5 | a6 | a7 | stk0 | stk8 | stk24");
+            "- | a0 | a1 | a2 | a3 | a4 | a5 | a6 | a7 | z:stk0 | stk8 | s:stk24");
 }
 
 TEST(RiscvCallconv, EmptyRecordsAreIgnored) {
@@ -204,8 +205,8 @@ TEST(RiscvCallconv, EmptyRecordsAreIgnored) {
   // of unnamed bit-fields and empty members (clang-14's isEmptyRecord).
   EXPECT_EQ(run("riscv64 lp64", "struct E {}; struct E f(struct E, int, struct E);"),
             "- | - | s:a0 | -");
-  EXPECT_EQ(run("riscv64 lp64", "struct E {}; struct B { int : 5; struct E e[2]; };"
-                                "void f(struct B, int);"),
+  EXPECT_EQ(run("riscv64 lp64 clang-14", "struct E {}; struct B { int : 5; struct E e[2]; };"
+                                         "void f(struct B, int);"),
             "- | - | s:a0");
 }
 
@@ -250,8 +251,10 @@ TEST(RiscvCallconv, Float16) {
   EXPECT_EQ(run("riscv32 ilp32f", "_Float16 f(_Float16);"), "fa0 | fa0");
   EXPECT_EQ(run("riscv64 lp64", "_Float16 f(_Float16);"), "a0 | a0");
   // clang-14 never flattens a struct with a _Float16 member (E46, E94).
-  EXPECT_EQ(run("riscv64 lp64d", "struct H { _Float16 a; int b; }; void f(struct H);"), "- | a0");
-  EXPECT_EQ(run("riscv64 lp64d", "struct H { _Float16 a, b; }; void f(struct H);"), "- | a0");
+  EXPECT_EQ(run("riscv64 lp64d clang-14", "struct H { _Float16 a; int b; }; void f(struct H);"),
+            "- | a0");
+  EXPECT_EQ(run("riscv64 lp64d clang-14", "struct H { _Float16 a, b; }; void f(struct H);"),
+            "- | a0");
   // ... but a _Complex _Float16 member is (clang-14's complex rule has no lower bound).
   EXPECT_EQ(run("riscv64 lp64d", "struct H { _Complex _Float16 c; }; void f(struct H);"),
             "- | fa0@0:2 + fa1@2:2");
@@ -403,16 +406,18 @@ TEST(RiscvCallconv, VariadicArguments) {
 
 // ----- _BitInt -------------------------------------------------------------------------------
 
-TEST(RiscvCallconv, BitInt) {
+TEST(RiscvCallconv, BitIntClang14) {
   // Narrower than XLEN: extended by signedness, except 17..32 bits on RV64, which clang-14
   // sign-extends (its rule looks at the 32-bit size).
-  EXPECT_EQ(run("riscv64 lp64", "void f(unsigned _BitInt(17), unsigned _BitInt(9), _BitInt(33),"
-                                " unsigned _BitInt(40));"),
+  EXPECT_EQ(run("riscv64 lp64 clang-14",
+                "void f(unsigned _BitInt(17), unsigned _BitInt(9), _BitInt(33),"
+                " unsigned _BitInt(40));"),
             "- | s:a0 | z:a1 | s:a2 | z:a3");
-  EXPECT_EQ(run("riscv64 lp64", "void f(_BitInt(64), _BitInt(65), _BitInt(128));"),
+  EXPECT_EQ(run("riscv64 lp64 clang-14", "void f(_BitInt(64), _BitInt(65), _BitInt(128));"),
             "- | a0 | a1@0:8 + a2@8:8 | a3@0:8 + a4@8:8");
   // RV32: 33..64 bits in a pair, wider by reference.
-  EXPECT_EQ(run("riscv32 ilp32", "void f(_BitInt(40), _BitInt(65));"), "- | a0@0:4 + a1@4:4 | *a2");
+  EXPECT_EQ(run("riscv32 ilp32 clang-14", "void f(_BitInt(40), _BitInt(65));"),
+            "- | a0@0:4 + a1@4:4 | *a2");
 }
 
 // ----- other rules ---------------------------------------------------------------------------
@@ -455,14 +460,16 @@ TEST(RiscvCallconv, Clang19IsRefusedUntilModelled) {
 
 TEST(RiscvCallconv, Clang22) {
   // What clang-22 does differently from clang-14 (docs/compilers.md), each against clang-14.
+  // clang-22 is the default.
+  EXPECT_EQ(lower("riscv64 lp64", "void f(void);", "f").target->compiler, Compiler::Clang22);
   const char* narrow = "void f(int, int, int, int, int, int, int, int, unsigned char, short);";
   EXPECT_EQ(run("riscv64 lp64 clang-22", narrow),
             "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:a6 | s:a7 | z:stk0 | s:stk8");
-  EXPECT_EQ(run("riscv64 lp64", narrow),
+  EXPECT_EQ(run("riscv64 lp64 clang-14", narrow),
             "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:a6 | s:a7 | stk0 | stk8");
   const char* half = "struct H { _Float16 a; int b; }; void f(struct H);";
   EXPECT_EQ(run("riscv64 lp64d clang-22", half), "- | fa0@0:2 + a0@4:4");
-  EXPECT_EQ(run("riscv64 lp64d", half), "- | a0");
+  EXPECT_EQ(run("riscv64 lp64d clang-14", half), "- | a0");
   EXPECT_EQ(run("riscv64 lp64d clang-22", "struct H { __fp16 a, b; }; void f(struct H);"),
             "- | fa0@0:2 + fa1@2:2");
   // _BitInt: extended by its own signedness over every register it takes.
@@ -476,12 +483,12 @@ TEST(RiscvCallconv, Clang22) {
       run("riscv32 ilp32 clang-22", "void f(_BitInt(40), unsigned _BitInt(33), _BitInt(65));"),
       "- | s:a0@0:4 + a1@4:4 | z:a2@0:4 + a3@4:4 | *a4");
   EXPECT_EQ(run("riscv64 lp64 clang-22", "unsigned _BitInt(17) f(void);"), "z:a0");
-  EXPECT_EQ(run("riscv64 lp64", "unsigned _BitInt(17) f(void);"), "s:a0");
+  EXPECT_EQ(run("riscv64 lp64 clang-14", "unsigned _BitInt(17) f(void);"), "s:a0");
   // An empty record is ignored only when its size is zero.
   const char* empty =
       "struct A { char : 7; }; struct B { int : 0; }; void f(struct A, struct B, long);";
   EXPECT_EQ(run("riscv64 lp64 clang-22", empty), "- | a0 | - | a1");
-  EXPECT_EQ(run("riscv64 lp64", empty), "- | - | - | a0");
+  EXPECT_EQ(run("riscv64 lp64 clang-14", empty), "- | - | - | a0");
   // ... and one with nothing to flatten but a size takes the integer convention.
   EXPECT_EQ(run("riscv64 lp64d clang-22", "struct __attribute__((aligned(8))) C { int : 4; };"
                                           " void f(struct C);"),
@@ -501,7 +508,7 @@ TEST(RiscvCallconv, Rejections) {
 TEST(RiscvCallconv, EAbisD1ToD4) {
   const char* d1 = "void f(int, int, int, int, int, int, int);";
   EXPECT_EQ(run("riscv32 ilp32e", d1), "- | a0 | a1 | a2 | a3 | a4 | a5 | stk0");
-  EXPECT_EQ(run("riscv64 lp64e", d1), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | stk0");
+  EXPECT_EQ(run("riscv64 lp64e", d1), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:stk0");
   const char* d2 = "void f(int, int, int, int, int, long long);";
   EXPECT_EQ(run("riscv32 ilp32e", d2), "- | a0 | a1 | a2 | a3 | a4 | a5@0:4 + stk0@4:4");
   EXPECT_EQ(run("riscv64 lp64e", d2), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | a5");
@@ -511,7 +518,8 @@ TEST(RiscvCallconv, EAbisD1ToD4) {
   // ILP32E aligns 8-byte values on the stack to 4 only.
   const char* d4 = "void f(int, int, int, int, int, int, int, long long);";
   EXPECT_EQ(run("riscv32 ilp32e", d4), "- | a0 | a1 | a2 | a3 | a4 | a5 | stk0 | stk4");
-  EXPECT_EQ(run("riscv64 lp64e", d4), "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | stk0 | stk8");
+  EXPECT_EQ(run("riscv64 lp64e", d4),
+            "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:stk0 | stk8");
   EXPECT_EQ(run("riscv32 ilp32e", "void f(int, int, int, int, int, int, int, double);"),
             "- | a0 | a1 | a2 | a3 | a4 | a5 | stk0 | stk4");
 }

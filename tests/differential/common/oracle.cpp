@@ -152,6 +152,14 @@ uint64_t sampleSeed(uint64_t d) {
   return v && *v ? std::strtoull(v, nullptr, 10) : d;
 }
 
+std::vector<std::string> installedClangs() {
+  std::vector<std::string> out;
+  for (const CompilerInfo& c : knownCompilers())
+    if (c.kind == CompilerKind::Clang && !findProgram(std::string(c.name)).empty())
+      out.emplace_back(c.name);
+  return out;
+}
+
 std::vector<std::string> modelledClangs(const std::string& triple, const std::string& march,
                                         const std::string& mabi, const std::string& mcpu) {
   std::string only;
@@ -184,6 +192,13 @@ uint64_t sampleCountFor(uint64_t default_count, const std::vector<std::string>& 
   if ((!modelled.empty() && modelled.front() == compiler) || compiler == "clang-14")
     return default_count;
   return (default_count + 1) / 2;
+}
+
+std::string compilerTag(const std::string& compiler) {
+  std::string out;
+  for (char ch : compiler)
+    if (ch != '-') out += ch;
+  return out;
 }
 
 } // namespace abikit::oracle

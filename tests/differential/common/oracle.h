@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace abikit::oracle {
@@ -41,6 +42,10 @@ std::string readFile(const std::string& path);
 uint64_t sampleCount(uint64_t default_count);
 uint64_t sampleSeed(uint64_t default_seed);
 
+/// Every clang abikit knows (--compiler) that is installed, newest first: for tests of what
+/// abikit reads, which does not depend on the compiler abikit models.
+std::vector<std::string> installedClangs();
+
 /// The clang versions abikit models for a target (resolveTarget accepts them as --compiler),
 /// newest first: every differential runs each of them that is installed (ABIKIT_DIFF_COMPILERS,
 /// a comma-separated list such as "clang-22,clang-14", narrows the choice).
@@ -52,5 +57,21 @@ std::vector<std::string> modelledClangs(const std::string& triple, const std::st
 /// explicit ABIKIT_DIFF_COUNT applies to every compiler alike.
 uint64_t sampleCountFor(uint64_t default_count, const std::vector<std::string>& modelled,
                         const std::string& compiler);
+
+/// A test-name fragment for a compiler: "clang-22" -> "clang22".
+std::string compilerTag(const std::string& compiler);
+
+/// Appends one copy of `abi` per compiler in `modelled`, each with `compiler` set, `modelled`
+/// kept and `name` suffixed with the compiler's tag ("lp64d" -> "lp64d_clang22").
+template <class Abi>
+void appendPerCompiler(std::vector<Abi>& out, Abi abi, const std::vector<std::string>& modelled) {
+  abi.modelled = modelled;
+  for (const std::string& cc : modelled) {
+    Abi x = abi;
+    x.compiler = cc;
+    x.name = std::string(abi.name) + "_" + compilerTag(cc);
+    out.push_back(std::move(x));
+  }
+}
 
 } // namespace abikit::oracle
