@@ -647,11 +647,6 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
   const RiscvTarget& rv = target.riscv();
   if (fn.type->fkind != FunctionKind::Normal)
     unsupported(fn, "RISC-V has no kernel or vertex functions");
-  if (!rv.call.verified)
-    unsupported(fn, "abikit does not model " + std::string(compilerInfo(target.compiler).name) +
-                        "'s RISC-V calling convention yet (it differs from clang-14's for "
-                        "_Float16 in records, integers on the stack and empty records); use "
-                        "--compiler clang-22 or clang-14");
   Rules r{layout,
           fn,
           rv.xlen,

@@ -451,11 +451,18 @@ TEST(RiscvCallconv, HugeArraysOfEmptyRecordsAreFast) {
             "- | *a0");
 }
 
-TEST(RiscvCallconv, Clang19IsRefusedUntilModelled) {
-  // clang-19 lays out records as abikit does (the layout differential), but its lowering is not
-  // checked yet: `call` refuses it by name.
-  EXPECT_NE(errorOf("riscv64 lp64d clang-19", "void f(int);").find("does not model clang-19"),
-            std::string::npos);
+TEST(RiscvCallconv, Clang19) {
+  // clang-19 has clang-22's rules but the _BitInt one: _BitInt follows the integer of its size.
+  const char* bits = "void f(unsigned _BitInt(17), _BitInt(65));";
+  EXPECT_EQ(run("riscv64 lp64 clang-19", bits), "- | s:a0 | a1@0:8 + a2@8:8");
+  EXPECT_EQ(run("riscv64 lp64 clang-22", bits), "- | z:a0 | s:a1@0:8 + a2@8:8");
+  EXPECT_EQ(run("riscv64 lp64d clang-19", "struct H { _Float16 a; int b; }; void f(struct H);"),
+            "- | fa0@0:2 + a0@4:4");
+  EXPECT_EQ(run("riscv64 lp64 clang-19",
+                "void f(int, int, int, int, int, int, int, int, unsigned char, short);"),
+            "- | s:a0 | s:a1 | s:a2 | s:a3 | s:a4 | s:a5 | s:a6 | s:a7 | z:stk0 | s:stk8");
+  EXPECT_EQ(run("riscv64 lp64 clang-19", "struct A { char : 7; }; void f(struct A, long);"),
+            "- | a0 | a1");
 }
 
 TEST(RiscvCallconv, Clang22) {

@@ -31,9 +31,6 @@ struct RiscvCallRules {
   /// ignored only when its size is zero: `struct { char : 7; }` is passed in a register (clang
   /// 19 and later; clang-14 ignores every empty record).
   bool ignore_only_zero_sized_empty = false;
-  /// The lowering differential has been run to zero disagreements against this compiler. Until
-  /// then `call` refuses it rather than answer with a model nobody has checked (clang-19).
-  bool verified = true;
 };
 
 struct RiscvTarget {
