@@ -38,7 +38,8 @@ enum class Compiler : uint8_t {
 #define ABIKIT_COMPILER(E, spelling, kind, major, minor, patch) E,
 #include "abikit/compilers.def"
 };
-enum class CompilerKind : uint8_t { Clang, Gcc };
+/// Vendor: a target vendor's own clang fork (UPMEM's for DPU, Graphcore's popc for IPU).
+enum class CompilerKind : uint8_t { Clang, Gcc, Vendor };
 
 /// One compiler, and what its C front end does the same on every target (what differs per
 /// target is data in the family's file).
@@ -395,7 +396,6 @@ public:
   std::string spelling; // canonical options, e.g. "riscv64-unknown-elf -march=rv64gc -mabi=lp64d"
   AbiVariant abi_variant = AbiVariant::Compiler;
   Compiler compiler = Compiler::Clang14; // whose behaviour the answers reproduce
-  bool has_compiler = true; // false: the family's answers follow its vendor toolchain (DPU, IPU)
 
   DataModel data;
   StackInfo stack;

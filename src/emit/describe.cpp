@@ -139,7 +139,7 @@ std::string describeJson(const Target& t) {
   j.field("arch", t.arch);
   j.field("cpu", t.cpu);
   j.field("abi_variant", t.abi_variant == AbiVariant::Compiler ? "compiler" : "documented");
-  j.field("compiler", t.has_compiler ? compilerInfo(t.compiler).name : "vendor");
+  j.field("compiler", compilerInfo(t.compiler).name);
 
   j.key("data_model");
   j.beginObject();
@@ -310,8 +310,10 @@ std::string describeText(const Target& t) {
   line("target:    " + t.spelling);
   line("family:    " + std::string(familyName(t.family)) + "   triple: " + t.triple +
        "   cpu: " + t.cpu);
-  line("compiler:  " + (t.has_compiler ? std::string(compilerInfo(t.compiler).name)
-                                       : std::string("the vendor toolchain (--abi-variant)")));
+  line("compiler:  " + std::string(compilerInfo(t.compiler).name) +
+       (t.abi_variant == AbiVariant::Documented ? " (--abi-variant=documented: the ABI document "
+                                                  "where the two differ)"
+                                                : ""));
   for (const TargetProperty& p : t.properties) {
     std::string v = p.value;
     if (!p.list.empty()) {

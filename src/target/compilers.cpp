@@ -15,7 +15,7 @@ namespace {
 
 enum : uint8_t { kNo = 0, kYes = 1 };
 
-// clang-22, clang-19, clang-14, gcc-12: the order of compilers.def.
+// clang-22, clang-19, clang-14, gcc-12, then the vendor compilers: the order of compilers.def.
 constexpr CompilerInfo kCompilers[] = {
     // name       kind                 version    array  flexible  flt_eval norm_max fpclass
     //                                                   scopes embed int_c bool_width interference
@@ -29,6 +29,14 @@ constexpr CompilerInfo kCompilers[] = {
     // end rejects the same arrays ("alignment of array elements is greater than element size").
     {Compiler::Gcc12, "gcc-12", CompilerKind::Gcc, 12, 2, 0, kYes, kNo, kYes, kNo, kNo, 0, kNo, kNo,
      kNo, 0},
+    // The vendor clangs (UPMEM SDK 2023.2.0: clang 12.0.0, its DWARF producer string; Graphcore's
+    // fork: an LLVM 15 front end, reference/ipu.md). None can be installed to read these facts
+    // from: they are clang-14's, which none of them contradicts (clang 12 and 15 predate every
+    // change in this table but the __FLT_EVAL_METHOD__ macro, which left in clang 16).
+    {Compiler::UpmemClang, "dpu-upmem-dpurte-clang", CompilerKind::Vendor, 12, 0, 0, kNo, kNo, kYes,
+     kNo, kNo, 0, kNo, kNo, kNo, 0},
+    {Compiler::GraphcorePopc, "popc", CompilerKind::Vendor, 15, 0, 0, kNo, kNo, kYes, kNo, kNo, 0,
+     kNo, kNo, kNo, 0},
 };
 
 constexpr bool inEnumOrder() {

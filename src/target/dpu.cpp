@@ -366,6 +366,10 @@ void summaries(std::vector<TargetSummary>& out) {
 
 } // namespace
 
-const FamilyInfo kDpuFamily = {Family::DPU, "dpu", "DPU", handles, resolve, summaries, &kElf, {}};
+// UPMEM's clang is the only compiler for the DPU; --abi-variant=documented follows the ABI
+// document instead where the two differ (docs/targets/dpu.md).
+constexpr Compiler kDpuCompilers[] = {Compiler::UpmemClang};
+const FamilyInfo kDpuFamily = {Family::DPU, "dpu",     "DPU", handles,
+                               resolve,     summaries, &kElf, kDpuCompilers};
 
 } // namespace abikit::detail

@@ -34,8 +34,8 @@ struct FamilyInfo {
   void (*summaries)(std::vector<TargetSummary>& out);
   /// The ELF knowledge of this family.
   const ElfMachineInfo* elf;
-  /// The compilers abikit models for this family, the default (the newest clang) first; empty:
-  /// `--compiler` is not used (the vendor toolchains of DPU and IPU: --abi-variant).
+  /// The compilers abikit models for this family, the default (the newest clang, or the vendor's
+  /// compiler) first.
   std::span<const Compiler> compilers;
 };
 

@@ -622,7 +622,11 @@ void summaries(std::vector<TargetSummary>& out) {
 
 } // namespace
 
-const FamilyInfo kIpuFamily = {Family::IPU, "ipu", "IPU", handles, resolve, summaries, &kElf, {}};
+// Graphcore's popc is the only compiler for the IPU; --abi-variant=documented follows the ABI
+// document instead where the two differ (docs/targets/ipu.md).
+constexpr Compiler kIpuCompilers[] = {Compiler::GraphcorePopc};
+const FamilyInfo kIpuFamily = {Family::IPU, "ipu",     "IPU", handles,
+                               resolve,     summaries, &kElf, kIpuCompilers};
 
 } // namespace detail
 

@@ -57,7 +57,7 @@ void rejectUnusedOption(std::string_view family_title, std::string_view flag,
 }
 
 Compiler selectCompiler(const FamilyInfo& f, std::string_view name) {
-  if (name.empty()) return f.compilers.empty() ? Compiler::Clang14 : f.compilers.front();
+  if (name.empty()) return f.compilers.front();
   const CompilerInfo* c = findCompiler(name);
   if (!c) {
     std::string known;
@@ -65,16 +65,21 @@ Compiler selectCompiler(const FamilyInfo& f, std::string_view name) {
       known += (known.empty() ? "" : ", ") + std::string(k.name);
     targetError("unknown compiler '" + std::string(name) + "' (known: " + known + ")");
   }
-  if (f.compilers.empty())
-    targetError("option '--compiler=" + std::string(name) + "' is not used by " +
-                std::string(f.title) +
-                " targets: --abi-variant=compiler|documented selects the vendor toolchain's "
-                "behaviour or the ABI document's");
   std::string modelled;
   for (Compiler m : f.compilers) {
     if (m == c->id) return m;
     modelled += (modelled.empty() ? "" : ", ") + std::string(compilerInfo(m).name);
   }
+  if (c->kind == CompilerKind::Vendor) // a vendor's compiler builds for its own family only
+    for (const FamilyInfo* other : kFamilies)
+      for (Compiler m : other->compilers)
+        if (m == c->id)
+          targetError(std::string(c->name) + " is the compiler of " + std::string(other->title) +
+                      " targets, not of " + std::string(f.title) +
+                      " targets (modelled: " + modelled + ")");
+  if (compilerInfo(f.compilers.front()).kind == CompilerKind::Vendor) // upstream has no backend
+    targetError(std::string(c->name) + " does not build for " + std::string(f.title) +
+                " targets: their compiler is " + modelled);
   targetError("abikit does not model " + std::string(c->name) + " for " + std::string(f.title) +
               " targets yet (modelled: " + modelled + ")");
 }
@@ -97,11 +102,9 @@ Target resolveTarget(const TargetOptions& given) {
     t.family = f->family;
     t.abi_variant = options.abi_variant;
     t.compiler = detail::selectCompiler(*f, options.compiler);
-    t.has_compiler = !f->compilers.empty();
     f->resolve(options, triple, t);
     const CompilerInfo& cc = compilerInfo(t.compiler);
-    if (!f->compilers.empty() && t.compiler != f->compilers.front())
-      t.spelling += " --compiler " + std::string(cc.name);
+    if (t.compiler != f->compilers.front()) t.spelling += " --compiler " + std::string(cc.name);
     return t;
   }
   detail::targetError("unknown target triple '" + options.triple +

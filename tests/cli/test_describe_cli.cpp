@@ -366,16 +366,28 @@ TEST(DescribeCli, CompilerIsShownSelectedAndChecked) {
             "riscv64-unknown-linux-gnu -march=rv64imafdc -mabi=lp64d --compiler clang-14");
   EXPECT_EQ(describe("--target riscv64-unknown-elf --compiler clang-22")["target"],
             "riscv64-unknown-elf -march=rv64imac -mabi=lp64");
-  EXPECT_EQ(describe("--target dpu-upmem-dpurte")["compiler"], "vendor");
+  // DPU and IPU: their vendor's compiler, by default or by name; --abi-variant=documented stays.
+  EXPECT_EQ(describe("--target dpu-upmem-dpurte")["compiler"], "dpu-upmem-dpurte-clang");
+  json dpu = describe("--target dpu-upmem-dpurte --compiler dpu-upmem-dpurte-clang");
+  EXPECT_EQ(dpu["compiler"], "dpu-upmem-dpurte-clang");
+  EXPECT_EQ(dpu["target"], describe("--target dpu-upmem-dpurte")["target"]);
+  json ipu = describe("--target colossus-graphcore-elf --compiler popc --abi-variant=documented");
+  EXPECT_EQ(ipu["compiler"], "popc");
+  EXPECT_EQ(ipu["abi_variant"], "documented");
   // An unknown compiler, one the family does not model, --compiler on DPU: exit 1, nothing on
   // stdout, one line naming what is known or modelled.
   for (const char* bad : {"--target riscv64-unknown-elf --compiler clang-9",
                           "--target amdgcn-amd-amdhsa --mcpu gfx90a --compiler clang-22",
-                          "--target dpu-upmem-dpurte --compiler clang-22"}) {
+                          "--target dpu-upmem-dpurte --compiler clang-22",
+                          "--target colossus-graphcore-elf --compiler dpu-upmem-dpurte-clang",
+                          "--target riscv64-unknown-elf --compiler popc"}) {
     CliResult r = runCli(std::string("describe ") + bad + " --json");
     EXPECT_EQ(r.exit_code, 1) << bad;
     EXPECT_EQ(r.out, "") << bad;
-    EXPECT_NE(r.err.find("clang-"), std::string::npos) << bad << ": " << r.err;
+    EXPECT_TRUE(r.err.find("modelled: ") != std::string::npos ||
+                r.err.find("known: ") != std::string::npos ||
+                r.err.find("their compiler is") != std::string::npos)
+        << bad << ": " << r.err;
   }
   // The lowering follows the selected compiler: clang-19 sign-extends an unsigned _BitInt(17)
   // as the 32-bit integer it fits (clang-14 too), clang-22 zero-extends it by its signedness.

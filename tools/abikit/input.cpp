@@ -40,10 +40,12 @@ void TargetFlags::add(CLI::App& app, uint32_t groups) {
   }
   app.add_option("--compiler", options.compiler,
                  "Whose behaviour to reproduce where compilers differ: clang-22, clang-19, "
-                 "clang-14 (default: the newest the target's family models)");
+                 "clang-14 (default: the newest the target's family models); DPU: "
+                 "dpu-upmem-dpurte-clang, IPU: popc (their only compilers)");
   if (groups & kVendorAbiFlag)
     app.add_option("--abi-variant", abi_variant,
-                   "DPU/IPU: follow the vendor compiler or the seed document's text")
+                   "DPU/IPU: follow the vendor compiler (--compiler) or the seed document's "
+                   "text where they differ")
         ->check(CLI::IsMember({"compiler", "documented"}));
 }
 
