@@ -42,6 +42,9 @@ struct FamilyInfo {
 #define ABIKIT_FAMILY(E, name, Prefix) extern const FamilyInfo k##Prefix##Family;
 #include "abikit/families.def"
 
+/// The registers of an AMDGPU processor of GFX major version `gfx_major` (6 when no processor
+/// is given), with its accumulation registers, for a wavefront size (amdgpu_registers.cpp).
+std::span<const RegisterInfo> amdgpuRegisters(unsigned gfx_major, AmdgpuAgprs agprs, unsigned wave);
 /// AMDGPU's DWARF data for a wavefront size (amdgpu_dwarf.cpp).
 DwarfTargetInfo amdgpuDwarfInfo(unsigned wavefront_size);
 /// RISC-V's DWARF data for XLEN, the number of x registers (16: E base), FLEN (0: no F
