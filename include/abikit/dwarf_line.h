@@ -1,9 +1,9 @@
 // abikit — DWARF line tables (.debug_line, DWARF 5 §6.2): the header ("prologue") of a unit's
 // table, versions 2 to 5, 32- and 64-bit: its fields, include directories and file names
 // (DWARF 5 entry formats with every form a producer writes, MD5 sums, DW_LNCT_LLVM_source), and
-// the path of a file as llvm-dwarfdump prints it for DW_AT_decl_file. Every read is bounded;
-// malformed data throws abikit::Error with the file offset. The line-number program itself (the
-// rows) is not read yet.
+// the path of a file as llvm-dwarfdump prints it for DW_AT_decl_file; and the line-number
+// program run to its rows (DWARF 5 §6.2.5). Every read is bounded; malformed data throws
+// abikit::Error with the file offset.
 #pragma once
 
 #include "abikit/dwarf_info.h"
@@ -39,12 +39,40 @@ struct LineTableHeader {
   std::vector<uint8_t> standard_opcode_lengths;
   std::vector<std::string_view> include_directories; // DWARF 5: index 0 is the unit's directory
   std::vector<LineFileEntry> file_names;             // DWARF 5: 0-based; before: 1-based
+  // Which fields the file entries carry (DWARF 5: the entry format; before: time and length).
+  bool has_mtime = false, has_length = false, has_md5 = false, has_source = false;
+};
+
+/// One row of the line-number matrix (DWARF 5 §6.2.2).
+struct LineRow {
+  uint64_t address = 0;
+  uint64_t line = 1, column = 0, file = 1;
+  uint64_t discriminator = 0, isa = 0;
+  uint8_t op_index = 0;
+  bool is_stmt = false, basic_block = false, end_sequence = false, prologue_end = false,
+       epilogue_begin = false;
+};
+
+/// A line table: its header and the rows its program makes, in program order. DW_LNE_define_file
+/// (DWARF 2-4) adds to header.file_names.
+struct LineTable {
+  LineTableHeader header;
+  std::vector<LineRow> rows;
 };
 
 /// The header of the line table at `offset` of .debug_line. `unit` gives the string-offsets base
 /// for strx forms (may be null when the table uses none).
 LineTableHeader readLineTableHeader(const DebugInfo& info, uint64_t offset,
                                     const Unit* unit = nullptr);
+
+/// The line table at `offset` of .debug_line, its program run (`unit` as for the header).
+/// Opcodes beyond opcode_base's standard ones are skipped by their operand counts, unknown
+/// extended opcodes by their length; a program that runs past the table is an error.
+LineTable readLineTable(const DebugInfo& info, uint64_t offset, const Unit* unit = nullptr);
+
+/// Every line table of .debug_line, from its start to its end, each with the unit whose
+/// DW_AT_stmt_list names it (for strx forms).
+std::vector<LineTable> readLineTables(const DebugInfo& info);
 
 /// The path of file `index` as llvm-dwarfdump prints it for DW_AT_decl_file (LLVM's
 /// getFileNameByIndex with AbsoluteFilePath): an absolute name as it is; otherwise the

@@ -7,6 +7,7 @@
 #include "abikit/dwarf_cfi.h"
 #include "abikit/dwarf_eval.h"
 #include "abikit/dwarf_info.h"
+#include "abikit/dwarf_line.h"
 #include "abikit/kernarg.h"
 #include "abikit/layout.h"
 #include "abikit/target.h"
@@ -99,10 +100,15 @@ class OutputSink;
 void checkDwarfInfoDump(const dwarf::DebugInfo& info);
 void dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
                    const DwarfDumpOptions& options, OutputSink& sink);
-/// JSON: the units when `units`, and `frames` (dwarfFramesJson documents) as "frames".
+/// `abikit dwarf --debug-line`: the line tables (dwarf::readLineTables) as llvm-dwarfdump-22
+/// prints them after ".debug_line contents:", or as the JSON array of cli-contract.md's "lines".
+std::string dwarfLineText(std::span<const dwarf::LineTable> tables);
+std::string dwarfLineJson(std::span<const dwarf::LineTable> tables);
+/// JSON: the units when `units`, `frames` (dwarfFramesJson documents) as "frames" and
+/// `lines` (a dwarfLineJson array; empty: none) as "lines".
 std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
                           const DwarfDumpOptions& options, bool units = true,
-                          std::span<const std::string> frames = {});
+                          std::span<const std::string> frames = {}, std::string_view lines = {});
 /// One call-frame section as JSON: {"section":".debug_frame","entries":[{"offset","kind":"CIE",
 /// ...,"instructions":[...],"rows":[...]}]}, instructions and rows in llvm-dwarfdump-22's text.
 std::string dwarfFramesJson(const Target& target, const dwarf::CfiSection& section);

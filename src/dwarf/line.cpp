@@ -1,7 +1,10 @@
-// Line-table headers (abikit/dwarf_line.h): DWARF 2-4 include directories and file names as
-// strings, DWARF 5 as entries of the formats the header gives (DWARF 5 §6.2.4.1).
+// Line tables (abikit/dwarf_line.h): the header (DWARF 2-4 include directories and file names as
+// strings, DWARF 5 as entries of the formats the header gives, §6.2.4.1) and the line-number
+// program's state machine (§6.2.5).
 #include "abikit/dwarf_line.h"
 #include "info_internal.h"
+
+#include <algorithm>
 
 namespace abikit::dwarf {
 
@@ -168,6 +171,7 @@ LineTableHeader readLineTableHeader(const DebugInfo& info, uint64_t offset, cons
       e.length = c.uleb("a file length");
       h.file_names.push_back(e);
     }
+    h.has_mtime = h.has_length = true;
     return h;
   }
   const std::vector<Format> dir_formats = readFormats(c, "the directory entry format count");
@@ -183,6 +187,12 @@ LineTableHeader readLineTableHeader(const DebugInfo& info, uint64_t offset, cons
     h.include_directories.push_back(dir);
   }
   const std::vector<Format> file_formats = readFormats(c, "the file name entry format count");
+  for (const Format& f : file_formats) {
+    h.has_mtime |= f.content == kLnctTimestamp;
+    h.has_length |= f.content == kLnctSize;
+    h.has_md5 |= f.content == kLnctMd5;
+    h.has_source |= f.content == kLnctLlvmSource;
+  }
   n = c.uleb("the file name count");
   if (n > kMaxEntries || (n && file_formats.empty() && n > c.left()))
     c.fail(c.pos(), std::to_string(n) + " file names");
@@ -219,6 +229,192 @@ LineTableHeader readLineTableHeader(const DebugInfo& info, uint64_t offset, cons
     h.file_names.push_back(e);
   }
   return h;
+}
+
+namespace {
+
+constexpr uint8_t kLnsCopy = 1, kLnsAdvancePc = 2, kLnsAdvanceLine = 3, kLnsSetFile = 4,
+                  kLnsSetColumn = 5, kLnsNegateStmt = 6, kLnsSetBasicBlock = 7, kLnsConstAddPc = 8,
+                  kLnsFixedAdvancePc = 9, kLnsSetPrologueEnd = 10, kLnsSetEpilogueBegin = 11,
+                  kLnsSetIsa = 12;
+constexpr uint8_t kLneEndSequence = 1, kLneSetAddress = 2, kLneDefineFile = 3,
+                  kLneSetDiscriminator = 4;
+
+// The registers of the state machine (§6.2.2) and what each opcode does to them.
+class LineMachine {
+public:
+  explicit LineMachine(LineTable& t) : t_(t), h_(t.header) { reset(); }
+
+  void reset() {
+    row_ = LineRow{};
+    row_.file = 1;
+    row_.is_stmt = h_.default_is_stmt != 0;
+  }
+  void emit() {
+    t_.rows.push_back(row_);
+    row_.discriminator = 0;
+    row_.basic_block = row_.prologue_end = row_.epilogue_begin = false;
+  }
+  // Advances the address and op_index by `ops` operations (§6.2.5.1).
+  void advance(uint64_t ops) {
+    const uint64_t max_ops = h_.max_ops_per_inst ? h_.max_ops_per_inst : 1;
+    if (max_ops == 1) {
+      row_.address += h_.min_inst_length * ops;
+      return;
+    }
+    const uint64_t total = row_.op_index + ops;
+    row_.address += h_.min_inst_length * (total / max_ops);
+    row_.op_index = uint8_t(total % max_ops);
+  }
+  uint64_t adjusted(uint8_t opcode) const { return uint64_t(opcode - h_.opcode_base); }
+
+  void special(uint8_t opcode) {
+    const uint64_t adj = adjusted(opcode);
+    advance(adj / h_.line_range);
+    row_.line += uint64_t(int64_t(h_.line_base) + int64_t(adj % h_.line_range));
+    emit();
+  }
+
+  LineRow& row() { return row_; }
+
+private:
+  LineTable& t_;
+  LineTableHeader& h_;
+  LineRow row_;
+};
+
+} // namespace
+
+LineTable readLineTable(const DebugInfo& info, uint64_t offset, const Unit* unit) {
+  LineTable t;
+  t.header = readLineTableHeader(info, offset, unit);
+  LineTableHeader& h = t.header;
+  Cursor c(info, info.sections().line, ".debug_line");
+  c.limit(h.end);
+  c.seek(h.program_offset);
+  if (h.line_range == 0 && h.program_offset < h.end)
+    c.fail(h.offset, "line table with line_range 0 has a program (special opcodes divide by it)");
+  const unsigned address_size = h.address_size;
+  LineMachine m(t);
+  while (!c.atEnd()) {
+    const uint64_t at = c.pos();
+    const uint8_t op = c.u8("an opcode");
+    if (h.opcode_base && op >= h.opcode_base) {
+      m.special(op);
+      continue;
+    }
+    LineRow& r = m.row();
+    switch (op) {
+    case 0: { // extended
+      const uint64_t len = c.uleb("an extended opcode's length");
+      if (len == 0) c.fail(at, "extended opcode of length 0");
+      if (len > c.left()) c.fail(at, "extended opcode runs past the line table's end");
+      const uint64_t end = c.pos() + len;
+      const uint8_t sub = c.u8("an extended opcode");
+      switch (sub) {
+      case kLneEndSequence:
+        r.end_sequence = true;
+        m.emit();
+        m.reset();
+        break;
+      case kLneSetAddress: {
+        const uint64_t n = len - 1;
+        if (n != 1 && n != 2 && n != 4 && n != 8)
+          c.fail(at, "DW_LNE_set_address with a " + std::to_string(n) + "-byte operand");
+        if (address_size && n != address_size)
+          c.fail(at, "DW_LNE_set_address with a " + std::to_string(n) +
+                         "-byte operand in a table of " + std::to_string(address_size) +
+                         "-byte addresses");
+        r.address = c.fixed(unsigned(n), "an address");
+        r.op_index = 0;
+        break;
+      }
+      case kLneDefineFile: {
+        LineFileEntry e;
+        e.name = c.cstring("a file name");
+        e.dir_index = c.uleb("a directory index");
+        e.mtime = c.uleb("a modification time");
+        e.length = c.uleb("a file length");
+        h.file_names.push_back(e);
+        break;
+      }
+      case kLneSetDiscriminator:
+        r.discriminator = c.uleb("a discriminator");
+        break;
+      default:
+        break; // skipped by its length, below
+      }
+      if (c.pos() > end) c.fail(at, "extended opcode longer than its length says");
+      c.seek(end);
+      break;
+    }
+    case kLnsCopy:
+      m.emit();
+      break;
+    case kLnsAdvancePc:
+      m.advance(c.uleb("an address advance"));
+      break;
+    case kLnsAdvanceLine:
+      r.line += uint64_t(c.sleb("a line advance"));
+      break;
+    case kLnsSetFile:
+      r.file = c.uleb("a file index");
+      break;
+    case kLnsSetColumn:
+      r.column = c.uleb("a column");
+      break;
+    case kLnsNegateStmt:
+      r.is_stmt = !r.is_stmt;
+      break;
+    case kLnsSetBasicBlock:
+      r.basic_block = true;
+      break;
+    case kLnsConstAddPc:
+      m.advance(m.adjusted(255) / h.line_range);
+      break;
+    case kLnsFixedAdvancePc:
+      r.address += c.fixed(2, "an address advance");
+      r.op_index = 0;
+      break;
+    case kLnsSetPrologueEnd:
+      r.prologue_end = true;
+      break;
+    case kLnsSetEpilogueBegin:
+      r.epilogue_begin = true;
+      break;
+    case kLnsSetIsa:
+      r.isa = c.uleb("an ISA");
+      break;
+    default: // a standard opcode beyond DWARF 5's (13 <= op < opcode_base): ULEB128 operands
+      for (uint8_t i = 0; i < h.standard_opcode_lengths[op - 1u]; ++i) c.uleb("an operand");
+      break;
+    }
+  }
+  return t;
+}
+
+std::vector<LineTable> readLineTables(const DebugInfo& info) {
+  std::vector<LineTable> out;
+  const SectionBytes& line = info.sections().line;
+  // The unit that names each table, for the string offsets of strx forms.
+  std::vector<std::pair<uint64_t, const Unit*>> owners;
+  for (const Unit& u : info.units()) {
+    if (u.dies.empty()) continue;
+    std::optional<AttrValue> s = info.attribute(u, u.dies[0], DW_AT_stmt_list);
+    if (s && (s->kind == AttrValue::Kind::SecOffset || s->kind == AttrValue::Kind::Constant))
+      owners.emplace_back(s->u, &u);
+  }
+  std::sort(owners.begin(), owners.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  uint64_t offset = 0;
+  while (offset < line.bytes.size()) {
+    auto it = std::lower_bound(owners.begin(), owners.end(), offset,
+                               [](const auto& o, uint64_t v) { return o.first < v; });
+    const Unit* unit = it != owners.end() && it->first == offset ? it->second : nullptr;
+    out.push_back(readLineTable(info, offset, unit));
+    offset = out.back().header.end;
+  }
+  return out;
 }
 
 namespace {

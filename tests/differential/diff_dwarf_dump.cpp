@@ -1,6 +1,6 @@
-// `abikit dwarf --debug-info` against llvm-dwarfdump: every line equal (unit headers, DIE offsets,
-// tags and nesting, null entries, attribute names and decoded values, expressions with the
-// target's register names, location-list entries, range lists, type names).
+// `abikit dwarf --debug-info` and `--debug-line` against llvm-dwarfdump: every line equal (unit
+// headers, DIE offsets, tags and nesting, null entries, attribute names and decoded values,
+// expressions with the target's register names, location-list entries, range lists, type names).
 //  - RISC-V: generated C programs (common/cprog_gen.h) built and linked by clang-14 and clang-22
 //    for riscv64 (rv64gc, lp64d) and riscv32 (rv32imac, ilp32), at -O0 and -O2, with -gdwarf-4,
 //    -gdwarf-5 and (clang-22, riscv64) -gdwarf64;
@@ -29,8 +29,9 @@ using namespace abikit;
 
 struct Tally {
   uint64_t objects = 0, lines = 0, dies = 0, location_entries = 0, compared_with_14 = 0;
-  uint64_t version_differences = 0; // lines llvm-dwarfdump-14 prints otherwise (normalize14)
-  uint64_t unrelocated_addrs = 0;   // DW_OP_addr llvm-dwarfdump leaves unrelocated in a .o
+  uint64_t line_tables = 0, line_rows = 0; // --debug-line, against llvm-dwarfdump-22
+  uint64_t version_differences = 0;        // lines llvm-dwarfdump-14 prints otherwise (normalize14)
+  uint64_t unrelocated_addrs = 0;          // DW_OP_addr llvm-dwarfdump leaves unrelocated in a .o
   std::vector<std::string> problems;
 };
 
@@ -81,11 +82,16 @@ void compare(const std::string& label, const std::string& path, const std::strin
              Tally& t) {
   const bool v14 = dumper.ends_with("-14");
   const bool object = path.ends_with(".o");
-  std::string ours;
+  std::string ours, ours_lines;
+  size_t tables = 0, rows = 0;
   try {
     ElfFile file = ElfFile::open(path);
     dwarf::DebugInfo info(debugSections(file));
     ours = dwarfInfoText(elfTarget(file), info, DwarfDumpOptions{});
+    const std::vector<dwarf::LineTable> lt = dwarf::readLineTables(info);
+    ours_lines = ".debug_line contents:\n" + dwarfLineText(lt);
+    tables = lt.size();
+    for (const dwarf::LineTable& x : lt) rows += x.rows.size();
   } catch (const Error& e) {
     t.problems.push_back(label + ": abikit: " + e.what());
     return;
@@ -94,6 +100,25 @@ void compare(const std::string& label, const std::string& path, const std::strin
   if (r.exit_code != 0 || !r.err.empty()) {
     t.problems.push_back(label + ": " + dumper + ": " + r.err);
     return;
+  }
+  // The line tables, every line (llvm-dwarfdump-14 has no OpIndex column: 22 only).
+  if (!v14) {
+    oracle::RunResult l = oracle::run({dumper, "--debug-line", path});
+    const size_t at = l.out.find(".debug_line contents:");
+    const std::string theirs = at == std::string::npos ? std::string() : l.out.substr(at);
+    if (l.exit_code != 0 || !l.err.empty()) {
+      t.problems.push_back(label + ": " + dumper + " --debug-line: " + l.err);
+    } else if (theirs != ours_lines) {
+      std::vector<std::string> x = linesOf(theirs), y = linesOf(ours_lines);
+      size_t i = 0;
+      while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
+      t.problems.push_back(label + " (" + dumper + " --debug-line) line " + std::to_string(i + 1) +
+                           ":\n  " + (i < x.size() ? x[i] : "<none>") + "\n  " +
+                           (i < y.size() ? y[i] : "<none>"));
+    } else {
+      t.line_tables += tables;
+      t.line_rows += rows;
+    }
   }
   std::vector<std::string> a = linesOf(infoSection(r.out)), b = linesOf(ours);
   size_t shown = 0;
@@ -284,16 +309,18 @@ TEST(DwarfDump, DebugInfoMatchesLlvmDwarfdump) {
         }
   }
 
-  std::printf("[dwarf dump] %llu objects (%llu also against llvm-dwarfdump-14), %llu lines, %llu "
-              "DIEs, %llu location-list entries; %llu lines llvm-dwarfdump-14 prints otherwise "
-              "(normalized); %llu DW_OP_addr operands llvm-dwarfdump leaves unrelocated in "
-              "objects; %zu problems\n",
-              static_cast<unsigned long long>(t.objects),
-              static_cast<unsigned long long>(t.compared_with_14),
-              static_cast<unsigned long long>(t.lines), static_cast<unsigned long long>(t.dies),
-              static_cast<unsigned long long>(t.location_entries),
-              static_cast<unsigned long long>(t.version_differences),
-              static_cast<unsigned long long>(t.unrelocated_addrs), t.problems.size());
+  std::printf(
+      "[dwarf dump] %llu objects (%llu also against llvm-dwarfdump-14), %llu lines, %llu "
+      "DIEs, %llu location-list entries, %llu line tables with %llu rows (every line equal); "
+      "%llu lines llvm-dwarfdump-14 prints otherwise "
+      "(normalized); %llu DW_OP_addr operands llvm-dwarfdump leaves unrelocated in "
+      "objects; %zu problems\n",
+      static_cast<unsigned long long>(t.objects),
+      static_cast<unsigned long long>(t.compared_with_14), static_cast<unsigned long long>(t.lines),
+      static_cast<unsigned long long>(t.dies), static_cast<unsigned long long>(t.location_entries),
+      static_cast<unsigned long long>(t.line_tables), static_cast<unsigned long long>(t.line_rows),
+      static_cast<unsigned long long>(t.version_differences),
+      static_cast<unsigned long long>(t.unrelocated_addrs), t.problems.size());
   for (size_t i = 0; i < t.problems.size() && i < 20; ++i) ADD_FAILURE() << t.problems[i];
   if (t.objects == 0) GTEST_SKIP() << "no compiler built an object";
 }

@@ -5,6 +5,7 @@
 #include "abikit/diag.h"
 #include "abikit/dwarf.h"
 #include "abikit/dwarf_info.h"
+#include "abikit/dwarf_line.h"
 #include "abikit/elf.h"
 #include "abikit/emit.h"
 
@@ -50,6 +51,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)dwarfInfoJson(*target, info, DwarfDumpOptions{});
       } catch (const Error&) {
       }
+    }
+    try { // the line tables and their dumps
+      const std::vector<dwarf::LineTable> tables = dwarf::readLineTables(info);
+      (void)dwarfLineText(tables);
+      (void)dwarfLineJson(tables);
+    } catch (const Error&) {
     }
     dwarf::Expression e;
     for (uint64_t pc : starts) {

@@ -6,6 +6,7 @@
 #include "abikit/dwarf.h"
 #include "abikit/dwarf_cfi.h"
 #include "abikit/dwarf_info.h"
+#include "abikit/dwarf_line.h"
 #include "abikit/elf.h"
 #include "abikit/emit.h"
 #include "cli.h"
@@ -53,8 +54,6 @@ std::string framesText(const ElfFile& file, const Target& target, const dwarf::D
 }
 
 Output dump(const State& st) {
-  if (st.debug_line)
-    throw Error(ErrorKind::Unsupported, "abikit dwarf: --debug-line is not implemented yet");
   const bool all = !st.debug_info && !st.debug_frame && !st.eh_frame && !st.debug_line;
   DwarfDumpOptions options;
   options.attribute_codes = presetOf(st.attribute_codes);
@@ -67,6 +66,7 @@ Output dump(const State& st) {
     dwarf::DebugInfo info;
     std::string frames;                   // the frame sections' text, made while checking
     std::vector<std::string> frames_json; // or their JSON
+    std::string lines;                    // .debug_line's text or JSON array
   };
   auto files = std::make_shared<std::vector<File>>();
   files->reserve(st.files.size());
@@ -91,15 +91,20 @@ Output dump(const State& st) {
     if (!st.json && (all || st.eh_frame))
       frames += "\n.eh_frame contents:\n" +
                 framesText(elf, target, info.sections(), dwarf::CfiSectionKind::EhFrame);
+    std::string lines;
+    if (all || st.debug_line) {
+      const std::vector<dwarf::LineTable> tables = dwarf::readLineTables(info);
+      lines = st.json ? dwarfLineJson(tables) : "\n.debug_line contents:\n" + dwarfLineText(tables);
+    }
     files->push_back({name, std::move(elf), std::move(target), std::move(info), std::move(frames),
-                      std::move(frames_json)});
+                      std::move(frames_json), std::move(lines)});
   }
   Output out;
   out.stream = [files, options, all, st](OutputSink& sink) {
     for (const File& f : *files) {
       if (st.json) {
         sink.buffer() +=
-            dwarfInfoJson(f.target, f.info, options, all || st.debug_info, f.frames_json);
+            dwarfInfoJson(f.target, f.info, options, all || st.debug_info, f.frames_json, f.lines);
         sink.drain();
         continue;
       }
@@ -109,6 +114,7 @@ Output dump(const State& st) {
         dwarfInfoText(f.target, f.info, options, sink);
       }
       sink.buffer() += f.frames;
+      sink.buffer() += f.lines;
       sink.drain();
     }
     return 0;
@@ -200,7 +206,7 @@ void addDwarfCommand(CLI::App& app, Action& action) {
   sub->add_flag("--debug-info", st.debug_info, "Dump .debug_info as llvm-dwarfdump-22 does");
   sub->add_flag("--debug-frame", st.debug_frame, "Dump .debug_frame as llvm-dwarfdump-22 does");
   sub->add_flag("--eh-frame", st.eh_frame, "Dump .eh_frame as llvm-dwarfdump-22 does");
-  sub->add_flag("--debug-line", st.debug_line, "Dump .debug_line (not yet implemented)");
+  sub->add_flag("--debug-line", st.debug_line, "Dump .debug_line as llvm-dwarfdump-22 does");
   sub->add_option("--attribute-codes", st.attribute_codes,
                   "Codes of the DW_AT_LLVM_* heterogeneous attributes: llvm (default, as "
                   "llvm-dwarfdump-22), rocm-legacy (0x3e08-0x3e0c) or none");
