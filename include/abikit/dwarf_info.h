@@ -85,7 +85,7 @@ struct DebugSections {
   std::string file; // named in errors
   Endian endian = Endian::Little;
   SectionBytes info, abbrev, str, line_str, str_offsets, addr, loclists, loc, rnglists, ranges,
-      line, frame, eh_frame;
+      line, frame, eh_frame, names;
   /// The bytes of sections that are not the file's own: a relocatable object's debug sections
   /// with their relocations applied (abikit::debugSections). The spans above point into them;
   /// shared, so that copies and moves of DebugSections keep them alive.

@@ -8,6 +8,7 @@
 #include "abikit/dwarf_eval.h"
 #include "abikit/dwarf_info.h"
 #include "abikit/dwarf_line.h"
+#include "abikit/dwarf_names.h"
 #include "abikit/kernarg.h"
 #include "abikit/layout.h"
 #include "abikit/target.h"
@@ -104,11 +105,16 @@ void dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
 /// prints them after ".debug_line contents:", or as the JSON array of cli-contract.md's "lines".
 std::string dwarfLineText(std::span<const dwarf::LineTable> tables);
 std::string dwarfLineJson(std::span<const dwarf::LineTable> tables);
+/// `abikit dwarf --debug-names`: the name indexes (dwarf::readNameIndexes) as llvm-dwarfdump-22
+/// prints them after ".debug_names contents:", or as the JSON array "names".
+std::string dwarfNamesText(std::span<const dwarf::NameIndex> indexes);
+std::string dwarfNamesJson(std::span<const dwarf::NameIndex> indexes);
 /// JSON: the units when `units`, `frames` (dwarfFramesJson documents) as "frames" and
-/// `lines` (a dwarfLineJson array; empty: none) as "lines".
+/// `lines` (a dwarfLineJson array; empty: none) as "lines", `names` (dwarfNamesJson) as "names".
 std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
                           const DwarfDumpOptions& options, bool units = true,
-                          std::span<const std::string> frames = {}, std::string_view lines = {});
+                          std::span<const std::string> frames = {}, std::string_view lines = {},
+                          std::string_view names = {});
 /// One call-frame section as JSON: {"section":".debug_frame","entries":[{"offset","kind":"CIE",
 /// ...,"instructions":[...],"rows":[...]}]}, instructions and rows in llvm-dwarfdump-22's text.
 std::string dwarfFramesJson(const Target& target, const dwarf::CfiSection& section);

@@ -36,6 +36,7 @@ dwarf::DebugSections debugSections(const ElfFile& file) {
       {".debug_line", &dwarf::DebugSections::line},
       {".debug_frame", &dwarf::DebugSections::frame},
       {".eh_frame", &dwarf::DebugSections::eh_frame},
+      {".debug_names", &dwarf::DebugSections::names},
   };
   for (const Want& w : kWant) {
     const ElfSection* sec = file.findSection(w.name);

@@ -657,7 +657,8 @@ std::string dwarfInfoText(const Target& target, const dwarf::DebugInfo& info,
 
 std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
                           const DwarfDumpOptions& options, bool units,
-                          std::span<const std::string> frames, std::string_view lines) {
+                          std::span<const std::string> frames, std::string_view lines,
+                          std::string_view names) {
   detail::TextBuffer out;
   detail::JsonWriter<detail::kJsonCompact> j(out);
   Renderer r(target, info, options);
@@ -677,6 +678,10 @@ std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
   if (!lines.empty()) {
     j.key("lines");
     j.value(detail::RawJson{lines});
+  }
+  if (!names.empty()) {
+    j.key("names");
+    j.value(detail::RawJson{names});
   }
   if (!units) {
     j.endObject();

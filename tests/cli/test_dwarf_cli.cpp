@@ -357,6 +357,14 @@ TEST(DwarfCli, DebugLine) {
   EXPECT_EQ(j["lines"][0]["rows"][0]["address"], "0x111ec");
 }
 
+TEST(DwarfCli, DebugNamesOfAFileWithout) {
+  // No .debug_names: the section header and nothing else, as llvm-dwarfdump prints it.
+  CliResult r = runCli({"dwarf", kRv64, "--debug-names"});
+  ASSERT_EQ(r.exit_code, 0) << r.summary();
+  EXPECT_NE(r.out.find("\n.debug_names contents:\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Name Index"), std::string::npos) << r.out;
+}
+
 TEST(DwarfCli, Errors) {
   expectError(runCli({"dwarf", kRv64, "--variables-at", "0x1"}),
               "abikit: error: " + kRv64 + ": no function's code covers address 0x1\n");

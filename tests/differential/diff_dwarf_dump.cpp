@@ -1,4 +1,5 @@
-// `abikit dwarf --debug-info` and `--debug-line` against llvm-dwarfdump: every line equal (unit
+// `abikit dwarf --debug-info`, `--debug-line` and `--debug-names` against llvm-dwarfdump: every
+// line equal (unit
 // headers, DIE offsets, tags and nesting, null entries, attribute names and decoded values,
 // expressions with the target's register names, location-list entries, range lists, type names).
 //  - RISC-V: generated C programs (common/cprog_gen.h) built and linked by clang-14 and clang-22
@@ -30,6 +31,7 @@ using namespace abikit;
 struct Tally {
   uint64_t objects = 0, lines = 0, dies = 0, location_entries = 0, compared_with_14 = 0;
   uint64_t line_tables = 0, line_rows = 0; // --debug-line, against llvm-dwarfdump-22
+  uint64_t name_indexes = 0, names = 0;    // --debug-names, against llvm-dwarfdump-22
   uint64_t version_differences = 0;        // lines llvm-dwarfdump-14 prints otherwise (normalize14)
   uint64_t unrelocated_addrs = 0;          // DW_OP_addr llvm-dwarfdump leaves unrelocated in a .o
   std::vector<std::string> problems;
@@ -82,8 +84,8 @@ void compare(const std::string& label, const std::string& path, const std::strin
              Tally& t) {
   const bool v14 = dumper.ends_with("-14");
   const bool object = path.ends_with(".o");
-  std::string ours, ours_lines;
-  size_t tables = 0, rows = 0;
+  std::string ours, ours_lines, ours_names;
+  size_t tables = 0, rows = 0, indexes = 0, names = 0;
   try {
     ElfFile file = ElfFile::open(path);
     dwarf::DebugInfo info(debugSections(file));
@@ -92,6 +94,10 @@ void compare(const std::string& label, const std::string& path, const std::strin
     ours_lines = ".debug_line contents:\n" + dwarfLineText(lt);
     tables = lt.size();
     for (const dwarf::LineTable& x : lt) rows += x.rows.size();
+    const std::vector<dwarf::NameIndex> ni = dwarf::readNameIndexes(info);
+    if (!ni.empty()) ours_names = ".debug_names contents:\n" + dwarfNamesText(ni);
+    indexes = ni.size();
+    for (const dwarf::NameIndex& x : ni) names += x.names.size();
   } catch (const Error& e) {
     t.problems.push_back(label + ": abikit: " + e.what());
     return;
@@ -100,6 +106,23 @@ void compare(const std::string& label, const std::string& path, const std::strin
   if (r.exit_code != 0 || !r.err.empty()) {
     t.problems.push_back(label + ": " + dumper + ": " + r.err);
     return;
+  }
+  // The name index, every line (22 only, as the line tables).
+  if (!v14 && indexes) {
+    oracle::RunResult n = oracle::run({dumper, "--debug-names", path});
+    const size_t at = n.out.find(".debug_names contents:");
+    const std::string theirs = at == std::string::npos ? std::string() : n.out.substr(at);
+    if (theirs != ours_names) {
+      std::vector<std::string> x = linesOf(theirs), y = linesOf(ours_names);
+      size_t i = 0;
+      while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
+      t.problems.push_back(label + " (" + dumper + " --debug-names) line " + std::to_string(i + 1) +
+                           ":\n  " + (i < x.size() ? x[i] : "<none>") + "\n  " +
+                           (i < y.size() ? y[i] : "<none>"));
+    } else {
+      t.name_indexes += indexes;
+      t.names += names;
+    }
   }
   // The line tables, every line (llvm-dwarfdump-14 has no OpIndex column: 22 only).
   if (!v14) {
@@ -212,8 +235,8 @@ TEST(DwarfDump, DebugInfoMatchesLlvmDwarfdump) {
     Build x;
     x.b.compiler = "clang-22";
     x.b.opt = "-O2";
-    x.b.extra_flags = {"-gdwarf-5", "-gdwarf64"};
-    x.label = "clang-22 rv64gc -O2 -gdwarf64";
+    x.b.extra_flags = {"-gdwarf-5", "-gdwarf64", "-gpubnames"};
+    x.label = "clang-22 rv64gc -O2 -gdwarf64 -gpubnames";
     builds.push_back(x);
   }
   // Relocatable objects (read with their relocations applied, as llvm-dwarfdump reads them;
@@ -230,6 +253,7 @@ TEST(DwarfDump, DebugInfoMatchesLlvmDwarfdump) {
         }
         x.b.opt = "-O2";
         x.b.extra_flags = {dw};
+        if (std::string(dw) == "-gdwarf-5") x.b.extra_flags.push_back("-gpubnames"); // .debug_names
         x.b.object_only = true;
         x.label = std::string(compiler) + " " + x.b.archName() + " -O2 " + dw + " -c";
         builds.push_back(x);
@@ -311,7 +335,8 @@ TEST(DwarfDump, DebugInfoMatchesLlvmDwarfdump) {
 
   std::printf(
       "[dwarf dump] %llu objects (%llu also against llvm-dwarfdump-14), %llu lines, %llu "
-      "DIEs, %llu location-list entries, %llu line tables with %llu rows (every line equal); "
+      "DIEs, %llu location-list entries, %llu line tables with %llu rows, %llu name indexes "
+      "with %llu names (every line equal); "
       "%llu lines llvm-dwarfdump-14 prints otherwise "
       "(normalized); %llu DW_OP_addr operands llvm-dwarfdump leaves unrelocated in "
       "objects; %zu problems\n",
@@ -319,6 +344,7 @@ TEST(DwarfDump, DebugInfoMatchesLlvmDwarfdump) {
       static_cast<unsigned long long>(t.compared_with_14), static_cast<unsigned long long>(t.lines),
       static_cast<unsigned long long>(t.dies), static_cast<unsigned long long>(t.location_entries),
       static_cast<unsigned long long>(t.line_tables), static_cast<unsigned long long>(t.line_rows),
+      static_cast<unsigned long long>(t.name_indexes), static_cast<unsigned long long>(t.names),
       static_cast<unsigned long long>(t.version_differences),
       static_cast<unsigned long long>(t.unrelocated_addrs), t.problems.size());
   for (size_t i = 0; i < t.problems.size() && i < 20; ++i) ADD_FAILURE() << t.problems[i];

@@ -6,6 +6,7 @@
 #include "abikit/dwarf.h"
 #include "abikit/dwarf_info.h"
 #include "abikit/dwarf_line.h"
+#include "abikit/dwarf_names.h"
 #include "abikit/elf.h"
 #include "abikit/emit.h"
 
@@ -56,6 +57,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const std::vector<dwarf::LineTable> tables = dwarf::readLineTables(info);
       (void)dwarfLineText(tables);
       (void)dwarfLineJson(tables);
+    } catch (const Error&) {
+    }
+    try { // the name indexes and their dumps
+      const std::vector<dwarf::NameIndex> indexes = dwarf::readNameIndexes(info);
+      (void)dwarfNamesText(indexes);
+      (void)dwarfNamesJson(indexes);
     } catch (const Error&) {
     }
     dwarf::Expression e;

@@ -7,6 +7,7 @@
 #include "abikit/dwarf_cfi.h"
 #include "abikit/dwarf_info.h"
 #include "abikit/dwarf_line.h"
+#include "abikit/dwarf_names.h"
 #include "abikit/elf.h"
 #include "abikit/emit.h"
 #include "cli.h"
@@ -21,7 +22,8 @@ namespace {
 struct State {
   std::vector<std::string> files;
   std::string variables_at;
-  bool json = false, debug_info = false, debug_frame = false, eh_frame = false, debug_line = false;
+  bool json = false, debug_info = false, debug_frame = false, eh_frame = false, debug_line = false,
+       debug_names = false;
   std::string attribute_codes = "llvm";
 };
 
@@ -54,7 +56,8 @@ std::string framesText(const ElfFile& file, const Target& target, const dwarf::D
 }
 
 Output dump(const State& st) {
-  const bool all = !st.debug_info && !st.debug_frame && !st.eh_frame && !st.debug_line;
+  const bool all =
+      !st.debug_info && !st.debug_frame && !st.eh_frame && !st.debug_line && !st.debug_names;
   DwarfDumpOptions options;
   options.attribute_codes = presetOf(st.attribute_codes);
   // Every file is read and checked (everything the dumps read) before anything is written: a
@@ -67,6 +70,7 @@ Output dump(const State& st) {
     std::string frames;                   // the frame sections' text, made while checking
     std::vector<std::string> frames_json; // or their JSON
     std::string lines;                    // .debug_line's text or JSON array
+    std::string names;                    // .debug_names's
   };
   auto files = std::make_shared<std::vector<File>>();
   files->reserve(st.files.size());
@@ -96,15 +100,21 @@ Output dump(const State& st) {
       const std::vector<dwarf::LineTable> tables = dwarf::readLineTables(info);
       lines = st.json ? dwarfLineJson(tables) : "\n.debug_line contents:\n" + dwarfLineText(tables);
     }
+    std::string names;
+    if ((all && !info.sections().names.bytes.empty()) || st.debug_names) {
+      const std::vector<dwarf::NameIndex> indexes = dwarf::readNameIndexes(info);
+      names = st.json ? dwarfNamesJson(indexes)
+                      : "\n.debug_names contents:\n" + dwarfNamesText(indexes);
+    }
     files->push_back({name, std::move(elf), std::move(target), std::move(info), std::move(frames),
-                      std::move(frames_json), std::move(lines)});
+                      std::move(frames_json), std::move(lines), std::move(names)});
   }
   Output out;
   out.stream = [files, options, all, st](OutputSink& sink) {
     for (const File& f : *files) {
       if (st.json) {
-        sink.buffer() +=
-            dwarfInfoJson(f.target, f.info, options, all || st.debug_info, f.frames_json, f.lines);
+        sink.buffer() += dwarfInfoJson(f.target, f.info, options, all || st.debug_info,
+                                       f.frames_json, f.lines, f.names);
         sink.drain();
         continue;
       }
@@ -115,6 +125,7 @@ Output dump(const State& st) {
       }
       sink.buffer() += f.frames;
       sink.buffer() += f.lines;
+      sink.buffer() += f.names;
       sink.drain();
     }
     return 0;
@@ -207,6 +218,7 @@ void addDwarfCommand(CLI::App& app, Action& action) {
   sub->add_flag("--debug-frame", st.debug_frame, "Dump .debug_frame as llvm-dwarfdump-22 does");
   sub->add_flag("--eh-frame", st.eh_frame, "Dump .eh_frame as llvm-dwarfdump-22 does");
   sub->add_flag("--debug-line", st.debug_line, "Dump .debug_line as llvm-dwarfdump-22 does");
+  sub->add_flag("--debug-names", st.debug_names, "Dump .debug_names as llvm-dwarfdump-22 does");
   sub->add_option("--attribute-codes", st.attribute_codes,
                   "Codes of the DW_AT_LLVM_* heterogeneous attributes: llvm (default, as "
                   "llvm-dwarfdump-22), rocm-legacy (0x3e08-0x3e0c) or none");
@@ -214,7 +226,7 @@ void addDwarfCommand(CLI::App& app, Action& action) {
   sub->callback([&action] {
     action = [] {
       if (st.variables_at.empty()) return dump(st);
-      if (st.debug_info || st.debug_frame || st.eh_frame || st.debug_line)
+      if (st.debug_info || st.debug_frame || st.eh_frame || st.debug_line || st.debug_names)
         throw Error(ErrorKind::Input, "abikit dwarf: --variables-at answers one question; it "
                                       "takes no section to dump");
       return variablesAt(st);
