@@ -94,17 +94,9 @@ DebugInfo::DebugInfo(DebugSections sections) : s_(std::move(sections)) {
     Unit u;
     UnitHeader& h = u.header;
     h.offset = c.pos();
-    uint64_t length = c.fixed(4, "the unit length");
-    if (length == 0xffffffffu) {
-      h.offset_size = 8;
-      length = c.fixed(8, "the 64-bit unit length");
-    } else if (length >= 0xfffffff0u) {
-      c.fail(h.offset, "reserved unit length 0x" + Cursor::hex(length));
-    }
-    if (length > c.left())
-      c.fail(h.offset, "unit of 0x" + Cursor::hex(length) + " bytes runs past the section's end");
-    h.end = c.pos() + length;
-    c.limit(h.end);
+    bool dwarf64 = false;
+    h.end = c.initialLength("unit", dwarf64);
+    if (dwarf64) h.offset_size = 8;
     h.version = uint16_t(c.fixed(2, "the unit version"));
     if (h.version < 2 || h.version > 5)
       c.fail(h.offset + (h.offset_size == 8 ? 12 : 4),

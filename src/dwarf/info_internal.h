@@ -81,6 +81,23 @@ public:
     fail(pos(), std::string(what) + " runs past the end of " +
                     (limit_ < section_.bytes.size() ? "its unit" : std::string(name_)));
   }
+  /// A unit's initial length (DWARF 5 §7.4) at the current position: 4 bytes, or 0xffffffff and 8
+  /// (sets `dwarf64`); a reserved value, or a length past the section's end, is an error naming
+  /// `what` ("unit", "line table", ...). Afterwards reads stop at the unit's end, returned.
+  uint64_t initialLength(const char* what, bool& dwarf64) {
+    const uint64_t at = pos();
+    uint64_t length = fixed(4, "the unit length");
+    dwarf64 = length == 0xffffffffu;
+    if (dwarf64)
+      length = fixed(8, "the 64-bit unit length");
+    else if (length >= 0xfffffff0u)
+      fail(at, "reserved unit length 0x" + hex(length));
+    if (length > left())
+      fail(at, std::string(what) + " of 0x" + hex(length) + " bytes runs past the section's end");
+    const uint64_t end = pos() + length;
+    limit(end);
+    return end;
+  }
   [[noreturn]] void fail(uint64_t at, std::string message) const {
     info_.fail(section_, name_, at, std::move(message));
   }

@@ -120,17 +120,7 @@ LineTableHeader readLineTableHeader(const DebugInfo& info, uint64_t offset, cons
   c.seek(offset);
   LineTableHeader h;
   h.offset = offset;
-  uint64_t length = c.fixed(4, "the line table's length");
-  if (length == 0xffffffffu) {
-    h.dwarf64 = true;
-    length = c.fixed(8, "the line table's 64-bit length");
-  } else if (length >= 0xfffffff0u) {
-    c.fail(offset, "reserved unit length 0x" + Cursor::hex(length));
-  }
-  if (length > c.left())
-    c.fail(offset, "line table of 0x" + Cursor::hex(length) + " bytes runs past the section's end");
-  h.end = c.pos() + length;
-  c.limit(h.end);
+  h.end = c.initialLength("line table", h.dwarf64);
   h.version = uint16_t(c.fixed(2, "the line table's version"));
   if (h.version < 2 || h.version > 5)
     c.fail(c.pos() - 2,

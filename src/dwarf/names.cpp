@@ -51,18 +51,8 @@ NameIndex readIndex(const DebugInfo& info, uint64_t offset) {
   Cursor c(info, sec, kName, offset);
   NameIndex x;
   x.offset = offset;
-  uint64_t length = c.fixed(4, "the name index's length");
-  if (length == 0xffffffffu) {
-    x.dwarf64 = true;
-    length = c.fixed(8, "the name index's 64-bit length");
-  } else if (length >= 0xfffffff0u) {
-    c.fail(offset, "reserved unit length 0x" + Cursor::hex(length));
-  }
-  if (length > c.left())
-    c.fail(offset, "name index of 0x" + Cursor::hex(length) + " bytes runs past the section's end");
-  x.length = length;
-  x.end = c.pos() + length;
-  c.limit(x.end);
+  x.end = c.initialLength("name index", x.dwarf64);
+  x.length = x.end - offset - (x.dwarf64 ? 12 : 4);
   const unsigned osize = x.dwarf64 ? 8 : 4;
   x.version = uint16_t(c.fixed(2, "the version"));
   if (x.version != 5)

@@ -80,6 +80,16 @@ bool unrelocatedAddr(const std::string& theirs, const std::string& ours) {
   return o == theirs;
 }
 
+// "LABEL line N:\n  theirs\n  ours" for the first line where two dumps differ.
+std::string firstDifference(const std::string& label, const std::string& theirs,
+                            const std::string& ours) {
+  std::vector<std::string> x = linesOf(theirs), y = linesOf(ours);
+  size_t i = 0;
+  while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
+  return label + " line " + std::to_string(i + 1) + ":\n  " + (i < x.size() ? x[i] : "<none>") +
+         "\n  " + (i < y.size() ? y[i] : "<none>");
+}
+
 void compare(const std::string& label, const std::string& path, const std::string& dumper,
              Tally& t) {
   const bool v14 = dumper.ends_with("-14");
@@ -113,12 +123,8 @@ void compare(const std::string& label, const std::string& path, const std::strin
     const size_t at = n.out.find(".debug_names contents:");
     const std::string theirs = at == std::string::npos ? std::string() : n.out.substr(at);
     if (theirs != ours_names) {
-      std::vector<std::string> x = linesOf(theirs), y = linesOf(ours_names);
-      size_t i = 0;
-      while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
-      t.problems.push_back(label + " (" + dumper + " --debug-names) line " + std::to_string(i + 1) +
-                           ":\n  " + (i < x.size() ? x[i] : "<none>") + "\n  " +
-                           (i < y.size() ? y[i] : "<none>"));
+      t.problems.push_back(
+          firstDifference(label + " (" + dumper + " --debug-names)", theirs, ours_names));
     } else {
       t.name_indexes += indexes;
       t.names += names;
@@ -132,12 +138,8 @@ void compare(const std::string& label, const std::string& path, const std::strin
     if (l.exit_code != 0 || !l.err.empty()) {
       t.problems.push_back(label + ": " + dumper + " --debug-line: " + l.err);
     } else if (theirs != ours_lines) {
-      std::vector<std::string> x = linesOf(theirs), y = linesOf(ours_lines);
-      size_t i = 0;
-      while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
-      t.problems.push_back(label + " (" + dumper + " --debug-line) line " + std::to_string(i + 1) +
-                           ":\n  " + (i < x.size() ? x[i] : "<none>") + "\n  " +
-                           (i < y.size() ? y[i] : "<none>"));
+      t.problems.push_back(
+          firstDifference(label + " (" + dumper + " --debug-line)", theirs, ours_lines));
     } else {
       t.line_tables += tables;
       t.line_rows += rows;
