@@ -73,7 +73,8 @@ TEST(DwarfNames, HandBuiltIndex) {
   ASSERT_EQ(n.names[1].entries.size(), 1u);
   EXPECT_EQ(n.names[1].entries[0].values[0], 0x59u);
   const std::string text = dwarfNamesText(v);
-  EXPECT_NE(text.find("      Hash: 0x7C9A7F6A\n      String: 0x00000002 \"main\"\n"), std::string::npos)
+  EXPECT_NE(text.find("      Hash: 0x7C9A7F6A\n      String: 0x00000002 \"main\"\n"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("DW_IDX_parent: Entry @ 0x"), std::string::npos) << text;
   EXPECT_NE(text.find("DW_IDX_parent: <parent not indexed>"), std::string::npos) << text;
