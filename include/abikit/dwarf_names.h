@@ -14,6 +14,17 @@
 
 namespace abikit::dwarf {
 
+/// DW_IDX_* codes (abikit/dwarf_constants.def).
+enum Index : uint16_t {
+#define ABIKIT_DW_TAG(n, c)
+#define ABIKIT_DW_AT(n, c)
+#define ABIKIT_DW_FORM(n, c)
+#define ABIKIT_DW_IDX(n, c) DW_IDX_##n = c,
+#include "abikit/dwarf_constants.def"
+};
+/// "DW_IDX_parent"; empty when abikit has no name for the code.
+std::string_view indexName(uint64_t idx);
+
 struct NamesAttr {
   uint64_t index = 0; // DW_IDX_*
   uint64_t form = 0;  // DW_FORM_*

@@ -151,6 +151,19 @@ NameIndex readIndex(const DebugInfo& info, uint64_t offset) {
 
 } // namespace
 
+std::string_view indexName(uint64_t idx) {
+  switch (idx) {
+#define ABIKIT_DW_TAG(n, c)
+#define ABIKIT_DW_AT(n, c)
+#define ABIKIT_DW_FORM(n, c)
+#define ABIKIT_DW_IDX(n, c)                                                                        \
+  case c:                                                                                          \
+    return "DW_IDX_" #n;
+#include "abikit/dwarf_constants.def"
+  }
+  return {};
+}
+
 std::vector<NameIndex> readNameIndexes(const DebugInfo& info) {
   std::vector<NameIndex> out;
   const SectionBytes& sec = info.sections().names;

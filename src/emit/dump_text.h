@@ -1,6 +1,6 @@
 // Text helpers of the dumps laid out like llvm-dwarfdump's (src/emit/dwarf_*_dump.cpp): hex and
 // decimal numbers written straight into a string (the dumps write millions of them), and
-// raw_ostream::write_escaped.
+// raw_ostream::write_escaped, and LLVM's spelling of constants it has no name for.
 #pragma once
 
 #include <bit>
@@ -59,6 +59,22 @@ inline void decTo(std::string& out, int64_t v) {
 inline std::string hexStr(uint64_t v, int width = 1) {
   std::string s;
   hexTo(s, v, width);
+  return s;
+}
+
+// LLVM's spelling of a constant it has no name for: "DW_TAG_unknown_4a0b" (hex, no "0x").
+inline void unknownNameTo(std::string& out, std::string_view prefix, uint64_t v) {
+  out += prefix;
+  out += "_unknown_";
+  hexTo(out, v, 1);
+  out.erase(out.size() - size_t((67 - std::countl_zero(v | 1)) / 4) - 2, 2);
+}
+
+// `name`, or the unknown spelling above when it is empty.
+inline std::string nameOr(std::string_view name, std::string_view prefix, uint64_t v) {
+  if (!name.empty()) return std::string(name);
+  std::string s;
+  unknownNameTo(s, prefix, v);
   return s;
 }
 

@@ -22,6 +22,8 @@ using detail::decTo;
 using detail::escapedTo;
 using detail::hexStr;
 using detail::hexTo;
+using detail::nameOr;
+using detail::unknownNameTo;
 
 namespace {
 
@@ -148,7 +150,8 @@ public:
     std::string_view n = hetero_.nameOf(a);
     if (n.empty()) n = dwarf::attrName(a);
     if (!n.empty()) return n;
-    scratch = "DW_AT_unknown_" + hexStr(a).substr(2);
+    scratch.clear();
+    unknownNameTo(scratch, "DW_AT", a);
     return scratch;
   }
 
@@ -552,7 +555,7 @@ void tagText(uint16_t tag, std::string& t) {
   if (!n.empty())
     t += n;
   else
-    t += "DW_TAG_unknown_" + hexStr(tag).substr(2);
+    unknownNameTo(t, "DW_TAG", tag);
 }
 
 // Walks the DIEs of a unit in order, with the null entries that end each list of children.
@@ -721,9 +724,7 @@ std::string dwarfInfoJson(const Target& target, const dwarf::DebugInfo& info,
             r.render(d, attrs, v, rendered, rendered.text);
             j.beginObject();
             j.field("name", r.attrName(v.name, scratch));
-            std::string_view form = dwarf::formName(v.form);
-            j.field("form", form.empty() ? "DW_FORM_unknown_" + hexStr(v.form).substr(2)
-                                         : std::string(form));
+            j.field("form", nameOr(dwarf::formName(v.form), "DW_FORM", v.form));
             if (rendered.has_expression) {
               j.field("expression", rendered.expression);
             } else if (rendered.has_list && v.name != dwarf::DW_AT_ranges) {

@@ -11,6 +11,7 @@ namespace abikit {
 using detail::decTo;
 using detail::escapedTo;
 using detail::hexTo;
+using detail::unknownNameTo;
 
 namespace {
 
@@ -89,9 +90,7 @@ void prologueText(const dwarf::LineTableHeader& h, std::string& t) {
     if (i < std::size(kStandardOpcodes)) {
       t += kStandardOpcodes[i];
     } else { // LLVM's format of an unnamed DW_LNS value
-      t += "DW_LNS_unknown_";
-      hexTo(t, i + 1, 1);
-      t.erase(t.size() - (i + 1 >= 16 ? 2 : 1) - 2, 2); // no "0x"
+      unknownNameTo(t, "DW_LNS", i + 1);
     }
     t += "] = ";
     decTo(t, uint64_t(h.standard_opcode_lengths[i]));

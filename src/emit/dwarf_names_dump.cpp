@@ -12,6 +12,7 @@ namespace abikit {
 
 using detail::decTo;
 using detail::hexTo;
+using detail::nameOr;
 
 namespace {
 
@@ -29,36 +30,6 @@ std::string upperHex(uint64_t v) {
   for (size_t i = 2; i < s.size(); ++i)
     if (s[i] >= 'a' && s[i] <= 'f') s[i] = char(s[i] - 'a' + 'A');
   return s;
-}
-
-std::string enumText(std::string_view name, std::string_view prefix, uint64_t v) {
-  if (!name.empty()) return std::string(name);
-  std::string s(prefix);
-  s += "_unknown_";
-  hexTo(s, v, 1);
-  s.erase(prefix.size() + 9, 2); // no "0x"
-  return s;
-}
-
-std::string indexName(uint64_t idx) {
-  switch (idx) {
-  case 1:
-    return "DW_IDX_compile_unit";
-  case 2:
-    return "DW_IDX_type_unit";
-  case 3:
-    return "DW_IDX_die_offset";
-  case 4:
-    return "DW_IDX_parent";
-  case 5:
-    return "DW_IDX_type_hash";
-  case 0x2000:
-    return "DW_IDX_GNU_internal";
-  case 0x2001:
-    return "DW_IDX_GNU_external";
-  default:
-    return enumText({}, "DW_IDX", idx);
-  }
 }
 
 // DWARFFormValue::dump of an entry's value (no unit: references print their raw offset).
@@ -126,10 +97,10 @@ void entryText(const dwarf::NameIndex& x, const EntryOffsets& entries, const dwa
   std::string s = "Abbrev: ";
   hexTo(s, ab.code, 1);
   p.line(s);
-  p.line("Tag: " + enumText(dwarf::tagName(uint16_t(ab.tag)), "DW_TAG", ab.tag));
+  p.line("Tag: " + nameOr(dwarf::tagName(uint16_t(ab.tag)), "DW_TAG", ab.tag));
   for (size_t i = 0; i < ab.attrs.size(); ++i) {
-    s = indexName(ab.attrs[i].index) + ": ";
-    if (ab.attrs[i].index == 4) { // DW_IDX_parent
+    s = nameOr(dwarf::indexName(ab.attrs[i].index), "DW_IDX", ab.attrs[i].index) + ": ";
+    if (ab.attrs[i].index == dwarf::DW_IDX_parent) {
       if (ab.attrs[i].form == dwarf::DW_FORM_flag_present) {
         s += "<parent not indexed>";
       } else {
@@ -205,10 +176,10 @@ void indexText(const dwarf::NameIndex& x, std::string& t) {
   p.open("Abbreviations", '[');
   for (const dwarf::NamesAbbrev& ab : x.abbrevs) { // in table order, which is offset order
     p.open("Abbreviation " + lowerHex(ab.code), '{');
-    p.line("Tag: " + enumText(dwarf::tagName(uint16_t(ab.tag)), "DW_TAG", ab.tag));
+    p.line("Tag: " + nameOr(dwarf::tagName(uint16_t(ab.tag)), "DW_TAG", ab.tag));
     for (const dwarf::NamesAttr& a : ab.attrs)
-      p.line(indexName(a.index) + ": " +
-             enumText(dwarf::formName(uint16_t(a.form)), "DW_FORM", a.form));
+      p.line(nameOr(dwarf::indexName(a.index), "DW_IDX", a.index) + ": " +
+             nameOr(dwarf::formName(uint16_t(a.form)), "DW_FORM", a.form));
     p.close('}');
   }
   p.close(']');
@@ -271,9 +242,9 @@ std::string dwarfNamesJson(std::span<const dwarf::NameIndex> indexes) {
         const dwarf::NamesAbbrev& ab = x.abbrevs[e.abbrev];
         j.beginObject();
         j.field("offset", e.offset);
-        j.field("tag", enumText(dwarf::tagName(uint16_t(ab.tag)), "DW_TAG", ab.tag));
+        j.field("tag", nameOr(dwarf::tagName(uint16_t(ab.tag)), "DW_TAG", ab.tag));
         for (size_t i = 0; i < ab.attrs.size(); ++i) {
-          j.key(indexName(ab.attrs[i].index));
+          j.key(nameOr(dwarf::indexName(ab.attrs[i].index), "DW_IDX", ab.attrs[i].index));
           if (ab.attrs[i].form == dwarf::DW_FORM_flag_present)
             j.value(true);
           else
