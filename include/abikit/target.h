@@ -9,6 +9,7 @@
 
 #include "abikit/targets/amdgpu.h"
 #include "abikit/targets/dpu.h"
+#include "abikit/targets/host.h"
 #include "abikit/targets/ipu.h"
 #include "abikit/targets/nvptx.h"
 #include "abikit/targets/riscv.h"
@@ -64,6 +65,9 @@ struct CompilerInfo {
   bool int_c_macros;             // __INT8_C(c) ... __UINTMAX_C(c)
   bool bool_width_is_value_bits; // __BOOL_WIDTH__ is 1 (clang 14 and 19: the storage's 8)
   uint8_t interference_size;     // __GCC_CONSTRUCTIVE_SIZE/__GCC_DESTRUCTIVE_SIZE; 0: not defined
+  /// __GCC_ATOMIC_*_LOCK_FREE is 2 only for a type aligned to its size (clang 14; later clangs
+  /// look at the size alone: i386's 4-aligned long long).
+  bool lock_free_needs_natural_align = false;
 };
 
 const CompilerInfo& compilerInfo(Compiler c);
@@ -130,7 +134,11 @@ struct SizeAlign {
   constexpr bool supported() const { return size != 0; }
 };
 
-enum class VaListKind : uint8_t { VoidPtr, CharPtr };
+/// What `__builtin_va_list` is: a pointer, or the psABI's record (x86-64: `struct __va_list_tag
+/// [1]`, 24 bytes; AAPCS64: `struct __va_list`, 32 bytes).
+enum class VaListKind : uint8_t { VoidPtr, CharPtr, X86_64Tag, Aapcs64 };
+/// The C spelling `describe` shows for a va_list kind ("void *", "struct __va_list_tag[1]").
+std::string_view vaListKindName(VaListKind k);
 
 struct DataModel {
   Endian endian = Endian::Little;
@@ -160,10 +168,11 @@ struct DataModel {
   uint16_t biggest_alignment = 16;     // __BIGGEST_ALIGNMENT__
   uint16_t default_aligned_attr = 16;  // __attribute__((aligned)) with no argument
   uint16_t max_align_t_align = 16;     // _Alignof(max_align_t)
-  uint16_t bitint_max_width = 128;     // largest N accepted in _BitInt(N)
+  uint32_t bitint_max_width = 128;     // largest N accepted in _BitInt(N)
   uint16_t bitint_max_align = 8;       // alignment cap for _BitInt(N) (clang-14: 8 everywhere)
   uint16_t max_atomic_inline_bits = 0; // widest lock-free atomic (MaxAtomicInlineWidth)
   bool has_sync_cas = false;           // defines __GCC_HAVE_SYNC_COMPARE_AND_SWAP_N
+  uint8_t flt_eval_method = 0;         // FLT_EVAL_METHOD: 2 where float math is x87 (i386)
 
   // Record layout rules (clang TargetInfo knobs).
   bool bitfield_type_alignment = true;         // UseBitFieldTypeAlignment
@@ -416,13 +425,14 @@ public:
   /// Family-specific facts for `describe` (ISA extensions, processor features, sizes, ...).
   std::vector<TargetProperty> properties;
 
-  std::variant<RiscvTarget, NvptxTarget, AmdgpuTarget, DpuTarget, IpuTarget> detail;
+  std::variant<RiscvTarget, NvptxTarget, AmdgpuTarget, DpuTarget, IpuTarget, HostTarget> detail;
 
   const RiscvTarget& riscv() const { return std::get<RiscvTarget>(detail); }
   const NvptxTarget& nvptx() const { return std::get<NvptxTarget>(detail); }
   const AmdgpuTarget& amdgpu() const { return std::get<AmdgpuTarget>(detail); }
   const DpuTarget& dpu() const { return std::get<DpuTarget>(detail); }
   const IpuTarget& ipu() const { return std::get<IpuTarget>(detail); }
+  const HostTarget& host() const { return std::get<HostTarget>(detail); }
 
   const RegisterInfo* findRegister(std::string_view name) const;
   const AddressSpaceInfo* findAddressSpace(uint32_t number) const;

@@ -83,7 +83,7 @@ struct IntType : Type {
   IntKind ikind = IntKind::Int; // for _BitInt: Int (signed) or UInt (unsigned)
   bool is_signed = true;        // resolved signedness (plain char depends on the target)
   bool is_bitint = false;
-  uint16_t bits = 0; // _BitInt width; 0 for ordinary kinds
+  uint32_t bits = 0; // _BitInt width; 0 for ordinary kinds
   IntType() : Type(TypeKind::Int) {}
 };
 

@@ -320,8 +320,22 @@ bool builtinHeaderText(const TypeContext& ctx, std::string_view name, std::strin
 std::string languagePrelude(const TypeContext& ctx) {
   const DataModel& d = ctx.data();
   std::string o;
-  o += "typedef " + std::string(d.va_list_kind == VaListKind::CharPtr ? "char *" : "void *") +
-       " __builtin_va_list;\n";
+  switch (d.va_list_kind) { // clang's BuiltinVaListKind declarations
+  case VaListKind::VoidPtr:
+    o += "typedef void *__builtin_va_list;\n";
+    break;
+  case VaListKind::CharPtr:
+    o += "typedef char *__builtin_va_list;\n";
+    break;
+  case VaListKind::X86_64Tag:
+    o += "typedef struct __va_list_tag { unsigned int gp_offset; unsigned int fp_offset; "
+         "void *overflow_arg_area; void *reg_save_area; } __builtin_va_list[1];\n";
+    break;
+  case VaListKind::Aapcs64:
+    o += "typedef struct __va_list { void *__stack; void *__gr_top; void *__vr_top; "
+         "int __gr_offs; int __vr_offs; } __builtin_va_list;\n";
+    break;
+  }
   if (d.of(IntKind::Int128).supported()) {
     o += "typedef __int128 __int128_t;\n";
     o += "typedef unsigned __int128 __uint128_t;\n";

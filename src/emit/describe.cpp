@@ -185,7 +185,7 @@ std::string describeJson(const Target& t) {
   j.key("va_list");
   j.beginObject();
   sizeAlign(d.va_list);
-  j.field("kind", d.va_list_kind == VaListKind::VoidPtr ? "void *" : "char *");
+  j.field("kind", vaListKindName(d.va_list_kind));
   j.endObject();
   j.endObject();
   j.key("typedefs");
@@ -342,7 +342,7 @@ std::string describeText(const Target& t) {
     row(floatKindName(FloatKind(i)), d.floats[i], formatName(d.float_formats[i]));
   row("void *", d.pointer, "");
   row("function pointer", d.function_pointer, "");
-  row("va_list", d.va_list, d.va_list_kind == VaListKind::VoidPtr ? "void *" : "char *");
+  row("va_list", d.va_list, std::string(vaListKindName(d.va_list_kind)));
   std::string tds = "  typedefs:";
   for (const TypedefRow& r : typedefRows(d))
     tds += std::string(" ") + r.name + "=" + intKindName(r.kind) + ";";

@@ -19,6 +19,20 @@ std::string_view familyName(Family f) {
   return "?";
 }
 
+std::string_view vaListKindName(VaListKind k) {
+  switch (k) {
+  case VaListKind::VoidPtr:
+    return "void *";
+  case VaListKind::CharPtr:
+    return "char *";
+  case VaListKind::X86_64Tag:
+    return "struct __va_list_tag[1]";
+  case VaListKind::Aapcs64:
+    return "struct __va_list";
+  }
+  return "?";
+}
+
 std::string_view roleName(RegRole r) {
   switch (r) {
   case kRoleArgument:
@@ -601,7 +615,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   }
 
   // Floating point.
-  if (cc.flt_eval_method_macro) m.def("__FLT_EVAL_METHOD__", "0");
+  if (cc.flt_eval_method_macro) m.def("__FLT_EVAL_METHOD__", std::to_string(d.flt_eval_method));
   m.def("__FLT_RADIX__", "2");
   m.def("__DECIMAL_DIG__", "__LDBL_DECIMAL_DIG__");
   const bool nm = cc.norm_max_macros;
@@ -644,19 +658,20 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__OPENCL_MEMORY_SCOPE_DEVICE", "2");
   m.def("__OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES", "3");
   m.def("__OPENCL_MEMORY_SCOPE_SUB_GROUP", "4");
-  auto lockFree = [&](unsigned bytes) {
-    return std::string(bytes * 8 <= d.max_atomic_inline_bits ? "2" : "1");
+  auto lockFree = [&](SizeAlign sa) {
+    const bool natural = !cc.lock_free_needs_natural_align || sa.align == sa.size;
+    return std::string(sa.size * 8u <= d.max_atomic_inline_bits && natural ? "2" : "1");
   };
-  const std::pair<const char*, unsigned> kAtomics[] = {
-      {"BOOL", d.of(IntKind::Bool).size},      {"CHAR", 1},
-      {"CHAR16_T", d.of(d.char16_type).size},  {"CHAR32_T", d.of(d.char32_type).size},
-      {"WCHAR_T", d.of(d.wchar_type).size},    {"SHORT", d.of(IntKind::Short).size},
-      {"INT", d.of(IntKind::Int).size},        {"LONG", d.of(IntKind::Long).size},
-      {"LLONG", d.of(IntKind::LongLong).size}, {"POINTER", d.pointer.size},
+  const std::pair<const char*, SizeAlign> kAtomics[] = {
+      {"BOOL", d.of(IntKind::Bool)},      {"CHAR", d.of(IntKind::Char)},
+      {"CHAR16_T", d.of(d.char16_type)},  {"CHAR32_T", d.of(d.char32_type)},
+      {"WCHAR_T", d.of(d.wchar_type)},    {"SHORT", d.of(IntKind::Short)},
+      {"INT", d.of(IntKind::Int)},        {"LONG", d.of(IntKind::Long)},
+      {"LLONG", d.of(IntKind::LongLong)}, {"POINTER", d.pointer},
   };
-  for (const auto& [name, bytes] : kAtomics) {
-    m.def(std::string("__CLANG_ATOMIC_") + name + "_LOCK_FREE", lockFree(bytes));
-    m.def(std::string("__GCC_ATOMIC_") + name + "_LOCK_FREE", lockFree(bytes));
+  for (const auto& [name, sa] : kAtomics) {
+    m.def(std::string("__CLANG_ATOMIC_") + name + "_LOCK_FREE", lockFree(sa));
+    m.def(std::string("__GCC_ATOMIC_") + name + "_LOCK_FREE", lockFree(sa));
   }
   m.def("__GCC_ATOMIC_TEST_AND_SET_TRUEVAL", "1");
   if (d.has_sync_cas)

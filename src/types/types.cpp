@@ -171,7 +171,7 @@ const IntType* TypeContext::bitIntType(unsigned bits, bool is_signed) {
   t->ikind = is_signed ? IntKind::Int : IntKind::UInt;
   t->is_signed = is_signed;
   t->is_bitint = true;
-  t->bits = uint16_t(bits);
+  t->bits = uint32_t(bits);
   interned_.insert(key.first, key.second, t);
   return t;
 }

@@ -45,17 +45,7 @@ bool haveTool(const char* name) {
   return !oracle::findProgram(name).empty();
 }
 
-// Macros clang defines that abikit does not model, each for a documented reason
-// (docs/targets/nvptx.md and amdgpu.md, "Predefined macros").
-const std::set<std::string> kClangOnly = {
-    "__VERSION__",                     // the vendor's version string
-    "__clang_version__",               // ditto
-    "__clang_literal_encoding__",      // execution character sets, not ABI
-    "__clang_wide_literal_encoding__", // ditto
-    "__CONSTANT_CFSTRINGS__",          // Objective-C / CoreFoundation
-    "__OBJC_BOOL_IS_BOOL",             // Objective-C
-    "__PRAGMA_REDEFINE_EXTNAME",       // a pragma the front end supports
-};
+const std::set<std::string>& kClangOnly = oracle::kUnmodelledClangMacros;
 // Macros abikit defines that clang does not.
 const std::set<std::string> kAbikitOnly = {"__abikit__"};
 

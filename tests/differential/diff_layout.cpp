@@ -56,6 +56,8 @@ const BaseAbi kBaseAbis[] = {
     {"riscv64_lp64d", "riscv64-unknown-elf", "rv64gc", "lp64d", "", OracleKind::Clang},
     {"nvptx64", "nvptx64-nvidia-cuda", "", "", "sm_70", OracleKind::Clang},
     {"amdgcn", "amdgcn-amd-amdhsa", "", "", "gfx906", OracleKind::Clang},
+    {"x86_64", "x86_64-linux-gnu", "", "", "", OracleKind::Clang},
+    {"i386", "i386-linux-gnu", "", "", "", OracleKind::Clang},
 };
 
 /// One ABI with one compiler: the clang ABIs run against every clang abikit models for them

@@ -2,6 +2,8 @@
 // (/usr/include/linux/*.h), and two C libraries for RISC-V: picolibc (Debian's
 // picolibc-riscv64-unknown-elf, /usr/lib/picolibc/riscv64-unknown-elf/include) and glibc
 // (libc6-dev-riscv64-cross, /usr/riscv64-linux-gnu/include): <stdio.h>, <sys/types.h>, ...,
+// and for the x86 hosts the machine's own glibc (libc6-dev; libc6-dev-i386 for i386), Vulkan
+// (libvulkan-dev) and zlib (zlib1g-dev) headers in /usr/include,
 // which include <stddef.h> with __need_size_t, their own <stdint.h> and <limits.h>, and the
 // compiler's through #include_next. For each clang abikit models that is installed (clang-22,
 // clang-19, clang-14), each header that clang accepts on its own for the target is parsed by
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <random>
@@ -58,6 +61,33 @@ HeaderSet uapiHeaders() {
 
 constexpr const char* kPicolibcIncludes = "/usr/lib/picolibc/riscv64-unknown-elf/include";
 constexpr const char* kGlibcRiscv64Includes = "/usr/riscv64-linux-gnu/include";
+
+// The public headers a Debian package installs under /usr/include and its multiarch directory
+// (`<bits/...>` and `<gnu/...>` are internal: they refuse to be included alone).
+HeaderSet packageHeaders(const std::string& name, const std::string& package,
+                         const std::string& multiarch) {
+  HeaderSet set{name, {}, {"/usr/include/" + multiarch, "/usr/include"}};
+  std::ifstream list("/var/lib/dpkg/info/" + package + ".list");
+  std::string line;
+  while (std::getline(list, line)) {
+    if (line.size() < 3 || line.compare(line.size() - 2, 2, ".h") != 0) continue;
+    std::string rel;
+    const std::string ma = "/usr/include/" + multiarch + "/";
+    if (line.rfind(ma, 0) == 0)
+      rel = line.substr(ma.size());
+    else if (line.rfind("/usr/include/", 0) == 0)
+      rel = line.substr(13);
+    else
+      continue;
+    if (rel.rfind("bits/", 0) == 0 || rel.rfind("gnu/", 0) == 0 ||
+        rel.find("-linux-gnu/") != std::string::npos)
+      continue;
+    set.headers.push_back(rel);
+  }
+  std::sort(set.headers.begin(), set.headers.end());
+  set.headers.erase(std::unique(set.headers.begin(), set.headers.end()), set.headers.end());
+  return set;
+}
 
 // Every header under `root`, which is the one -I directory.
 HeaderSet treeHeaders(const std::string& name, const std::string& root) {
@@ -127,10 +157,10 @@ Generated generate(const std::string& header, const Target& target,
 }
 
 void checkTarget(const HeaderSet& set, const std::string& triple, const std::string& clang,
-                 const std::vector<std::string>& modelled) {
+                 const std::vector<std::string>& modelled, uint64_t base_count) {
   std::vector<std::string> headers = set.headers;
   ASSERT_FALSE(headers.empty());
-  uint64_t count = oracle::sampleCountFor(120, modelled, clang);
+  uint64_t count = oracle::sampleCountFor(base_count, modelled, clang);
   if (count < headers.size()) {
     std::mt19937_64 rng(oracle::sampleSeed(20260501));
     std::shuffle(headers.begin(), headers.end(), rng);
@@ -174,20 +204,29 @@ void checkTarget(const HeaderSet& set, const std::string& triple, const std::str
             << headers.size() << " headers, " << total_asserts << " static assertions\n";
 }
 
-// Every clang abikit models for the target that is installed, each with its own sample.
-void checkEveryClang(const HeaderSet& set, const std::string& triple) {
+// Every clang abikit models for the target that is installed, each with its own sample of
+// `base_count` headers (the default run's size; ABIKIT_DIFF_COUNT overrides it).
+void checkEveryClang(const HeaderSet& set, const std::string& triple, uint64_t base_count = 120) {
   std::vector<std::string> modelled = oracle::modelledClangs(triple);
   if (modelled.empty()) GTEST_SKIP() << "no clang abikit models for " << triple << " installed";
   for (const std::string& clang : modelled) {
     SCOPED_TRACE(clang);
-    checkTarget(set, triple, clang, modelled);
+    checkTarget(set, triple, clang, modelled, base_count);
   }
 }
 
-void checkUapi(const std::string& triple) {
+void checkUapi(const std::string& triple, uint64_t base_count = 120) {
   if (!fs::is_directory("/usr/include/linux"))
     GTEST_SKIP() << "no Linux UAPI headers in /usr/include/linux on this machine";
-  checkEveryClang(uapiHeaders(), triple);
+  checkEveryClang(uapiHeaders(), triple, base_count);
+}
+
+void checkPackage(const std::string& name, const std::string& package, const std::string& multiarch,
+                  const std::string& triple) {
+  HeaderSet set = packageHeaders(name, package, multiarch);
+  if (set.headers.empty())
+    GTEST_SKIP() << "no " << name << " headers installed (Debian: " << package << ")";
+  checkEveryClang(set, triple, 40);
 }
 
 void checkLibrary(const std::string& name, const char* root, const char* package,
@@ -221,4 +260,42 @@ TEST(PicolibcHeaders, Riscv32MatchesClang) {
 TEST(GlibcHeaders, Riscv64LinuxMatchesClang) {
   checkLibrary("glibc", kGlibcRiscv64Includes, "libc6-dev-riscv64-cross",
                "riscv64-unknown-linux-gnu");
+}
+
+// The x86 hosts: the UAPI headers, and glibc, Vulkan and zlib as this machine installs them
+// (smaller default samples: the RISC-V runs above already cover the same UAPI headers).
+TEST(UapiHeaders, X86_64MatchesClang) {
+  checkUapi("x86_64-linux-gnu", 40);
+}
+
+TEST(UapiHeaders, I386MatchesClang) {
+  checkUapi("i386-linux-gnu", 40);
+}
+
+TEST(GlibcHeaders, X86_64MatchesClang) {
+  checkPackage("glibc", "libc6-dev:amd64", "x86_64-linux-gnu", "x86_64-linux-gnu");
+}
+
+// i386 reads the same headers (they branch on __x86_64__); libc6-dev-i386 adds <gnu/stubs-32.h>.
+TEST(GlibcHeaders, I386MatchesClang) {
+  if (!fs::exists("/usr/include/x86_64-linux-gnu/gnu/stubs-32.h"))
+    GTEST_SKIP() << "no 32-bit glibc stubs (Debian: libc6-dev-i386)";
+  checkPackage("glibc", "libc6-dev:amd64", "x86_64-linux-gnu", "i386-linux-gnu");
+}
+
+static void checkVulkanZlib(const std::string& triple) {
+  HeaderSet set{"vulkan+zlib", {}, {"/usr/include/x86_64-linux-gnu", "/usr/include"}};
+  for (const char* h : {"vulkan/vulkan_core.h", "vulkan/vulkan.h", "zlib.h", "zconf.h"})
+    if (fs::exists(std::string("/usr/include/") + h)) set.headers.push_back(h);
+  if (set.headers.size() < 4)
+    GTEST_SKIP() << "Vulkan or zlib headers missing (Debian: libvulkan-dev, zlib1g-dev)";
+  checkEveryClang(set, triple);
+}
+
+TEST(VulkanZlibHeaders, X86_64MatchesClang) {
+  checkVulkanZlib("x86_64-linux-gnu");
+}
+
+TEST(VulkanZlibHeaders, I386MatchesClang) {
+  checkVulkanZlib("i386-linux-gnu");
 }

@@ -167,16 +167,7 @@ const std::map<std::string, std::pair<std::string, std::string>> kClang14Version
     {"__riscv_d", {"2002000", "2000000"}},
 };
 
-// Macros clang defines that abikit does not model (compiler identity, Objective-C, pragmas).
-const std::set<std::string> kClangOnly = {
-    "__VERSION__",
-    "__clang_version__",
-    "__clang_literal_encoding__",
-    "__clang_wide_literal_encoding__",
-    "__CONSTANT_CFSTRINGS__",
-    "__OBJC_BOOL_IS_BOOL",
-    "__PRAGMA_REDEFINE_EXTNAME",
-};
+const std::set<std::string>& kClangOnly = oracle::kUnmodelledClangMacros;
 
 bool isExtensionMacroOf(const std::string& name, const Target& t) {
   if (name.rfind("__riscv_", 0) != 0) return false;

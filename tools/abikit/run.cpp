@@ -111,7 +111,7 @@ int usageError(const std::string& message, const std::string& help) {
 int abikit::cli::run(int argc, char** argv) {
   using namespace abikit::cli;
   CLI::App app{"abikit: target descriptions and exact ABI answers for RISC-V, NVPTX, AMDGPU, "
-               "UPMEM DPU and Graphcore IPU",
+               "UPMEM DPU and Graphcore IPU, and the layouts of their x86 hosts",
                "abikit"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");

@@ -201,4 +201,14 @@ std::string compilerTag(const std::string& compiler) {
   return out;
 }
 
+const std::set<std::string> kUnmodelledClangMacros = {
+    "__VERSION__",                     // the vendor's version string
+    "__clang_version__",               // ditto
+    "__clang_literal_encoding__",      // execution character sets, not ABI
+    "__clang_wide_literal_encoding__", // ditto
+    "__CONSTANT_CFSTRINGS__",          // Objective-C / CoreFoundation
+    "__OBJC_BOOL_IS_BOOL",             // Objective-C
+    "__PRAGMA_REDEFINE_EXTNAME",       // a pragma the front end supports
+};
+
 } // namespace abikit::oracle

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,5 +74,10 @@ void appendPerCompiler(std::vector<Abi>& out, Abi abi, const std::vector<std::st
     out.push_back(std::move(x));
   }
 }
+
+/// Macros clang predefines that abikit does not model, each for a documented reason
+/// (docs/compilers.md, "Predefined macros"): the vendor's version strings, the execution
+/// character sets, Objective-C and a pragma's feature test.
+extern const std::set<std::string> kUnmodelledClangMacros;
 
 } // namespace abikit::oracle
