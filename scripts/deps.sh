@@ -19,9 +19,10 @@ if [ "$mode" = test ]; then
   # qemu-user with gdb-multiarch attached. lld-14 cannot link the debug info of clang 19 and 22
   # (ULEB128 relocations): they link with lld-19.
   want gdb-multiarch qemu-user clang-19 lld-19 llvm-19 clang-22
-  # Host targets: real headers laid out for x86-64 and i386 (glibc's own and its 32-bit stubs,
-  # Vulkan, zlib), and GCC 12 as the second witness of the host data models.
-  want libc6-dev libc6-dev-i386 libvulkan-dev zlib1g-dev gcc-12
+  # Host targets: real headers laid out for x86-64, i386 and AArch64 (glibc's own, its 32-bit
+  # stubs and its AArch64 cross headers, Vulkan, zlib), and GCC 12 as the second witness of the
+  # x86 data models.
+  want libc6-dev libc6-dev-i386 libc6-dev-arm64-cross libvulkan-dev zlib1g-dev gcc-12
 fi
 
 if [ "$mode" = bench ]; then

@@ -172,6 +172,7 @@ struct DataModel {
   uint16_t bitint_max_align = 8;       // alignment cap for _BitInt(N) (clang-14: 8 everywhere)
   uint16_t max_atomic_inline_bits = 0; // widest lock-free atomic (MaxAtomicInlineWidth)
   bool has_sync_cas = false;           // defines __GCC_HAVE_SYNC_COMPARE_AND_SWAP_N
+  uint8_t sync_cas_max_bytes = 16;     // ... for N up to this (and max_atomic_inline_bits)
   uint8_t flt_eval_method = 0;         // FLT_EVAL_METHOD: 2 where float math is x87 (i386)
 
   // Record layout rules (clang TargetInfo knobs).

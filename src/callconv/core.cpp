@@ -6,6 +6,13 @@
 namespace abikit {
 namespace detail {
 
+void refuseHostCallingConvention(const LayoutEngine& layout, const FunctionDecl&,
+                                 FunctionLowering&) {
+  throw Error(ErrorKind::Unsupported,
+              "abikit does not model the calling convention of host target '" +
+                  layout.context().target().triple + "' yet: it answers layout questions only");
+}
+
 // ----- registers ------------------------------------------------------------------------------
 
 unsigned RegFile::freeCount() const {

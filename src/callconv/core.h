@@ -110,6 +110,11 @@ struct CallconvInfo {
   LowerFn lower;
 };
 
+/// The lowering of a host target (x86, AArch64): abikit models the hosts' layouts, not their
+/// calling conventions, and says so in one message naming the target.
+[[noreturn]] void refuseHostCallingConvention(const LayoutEngine& layout, const FunctionDecl& fn,
+                                              FunctionLowering& out);
+
 #define ABIKIT_FAMILY(E, name, Prefix) extern const CallconvInfo k##Prefix##Callconv;
 #include "abikit/families.def"
 

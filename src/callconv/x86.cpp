@@ -5,16 +5,7 @@
 #include "core.h"
 
 namespace abikit::detail {
-namespace {
 
-void lower(const LayoutEngine& layout, const FunctionDecl&, FunctionLowering&) {
-  throw Error(ErrorKind::Unsupported,
-              "abikit does not model the calling convention of host target '" +
-                  layout.context().target().triple + "' yet: it answers layout questions only");
-}
-
-} // namespace
-
-const CallconvInfo kX86Callconv = {Family::X86, lower};
+const CallconvInfo kX86Callconv = {Family::X86, refuseHostCallingConvention};
 
 } // namespace abikit::detail

@@ -107,12 +107,12 @@ Target resolveTarget(const TargetOptions& given) {
     if (t.compiler != f->compilers.front()) t.spelling += " --compiler " + std::string(cc.name);
     return t;
   }
-  detail::targetError(
-      "unknown target triple '" + options.triple +
-      "' (known: riscv32-*, riscv64-*, nvptx-*, nvptx64-*, amdgcn-amd-amdhsa, "
-      "dpu-upmem-dpurte, colossus-graphcore-elf, x86_64-linux-gnu, i386-linux-gnu; or "
-      "riscv32_riscemu, "
-      "riscv64_linux, snitch)");
+  detail::targetError("unknown target triple '" + options.triple +
+                      "' (known: riscv32-*, riscv64-*, nvptx-*, nvptx64-*, amdgcn-amd-amdhsa, "
+                      "dpu-upmem-dpurte, colossus-graphcore-elf, x86_64-linux-gnu, i386-linux-gnu, "
+                      "aarch64-linux-gnu; or "
+                      "riscv32_riscemu, "
+                      "riscv64_linux, snitch)");
 }
 
 std::vector<TargetSummary> knownTargets() {

@@ -676,7 +676,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__GCC_ATOMIC_TEST_AND_SET_TRUEVAL", "1");
   if (d.has_sync_cas)
     for (unsigned n : {1u, 2u, 4u, 8u, 16u})
-      if (n * 8 <= d.max_atomic_inline_bits)
+      if (n * 8 <= d.max_atomic_inline_bits && n <= d.sync_cas_max_bytes)
         m.def("__GCC_HAVE_SYNC_COMPARE_AND_SWAP_" + std::to_string(n), "1");
 
   // The family's own macros last (they may refine the ones above).

@@ -20,7 +20,7 @@ using namespace abikit;
 
 namespace {
 
-const char* const kTriples[] = {"x86_64-linux-gnu", "i386-linux-gnu"};
+const char* const kTriples[] = {"x86_64-linux-gnu", "i386-linux-gnu", "aarch64-linux-gnu"};
 
 struct Case {
   std::string triple;
@@ -31,7 +31,10 @@ std::vector<Case> cases(bool with_gcc) {
   std::vector<Case> out;
   for (const char* t : kTriples) {
     for (const std::string& cc : oracle::modelledClangs(t)) out.push_back({t, cc});
-    if (with_gcc && !oracle::findProgram("gcc-12").empty()) out.push_back({t, "gcc-12"});
+    // The native GCC (x86-64, -m32): no AArch64 cross compiler is installed.
+    if (with_gcc && !oracle::findProgram("gcc-12").empty() &&
+        std::string(t).rfind("aarch64", 0) != 0)
+      out.push_back({t, "gcc-12"});
   }
   return out;
 }

@@ -58,6 +58,7 @@ const BaseAbi kBaseAbis[] = {
     {"amdgcn", "amdgcn-amd-amdhsa", "", "", "gfx906", OracleKind::Clang},
     {"x86_64", "x86_64-linux-gnu", "", "", "", OracleKind::Clang},
     {"i386", "i386-linux-gnu", "", "", "", OracleKind::Clang},
+    {"aarch64", "aarch64-linux-gnu", "", "", "", OracleKind::Clang},
 };
 
 /// One ABI with one compiler: the clang ABIs run against every clang abikit models for them
