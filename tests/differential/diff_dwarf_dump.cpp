@@ -90,6 +90,24 @@ std::string firstDifference(const std::string& label, const std::string& theirs,
          "\n  " + (i < y.size() ? y[i] : "<none>");
 }
 
+// One whole-section dump (`option`: --debug-line, --debug-names) against abikit's text from
+// its "HEADING contents:" line on. True when they are equal; else the first difference is a
+// problem.
+bool compareSection(const std::string& label, const std::string& path, const std::string& dumper,
+                    const std::string& option, const std::string& heading, const std::string& ours,
+                    Tally& t) {
+  oracle::RunResult r = oracle::run({dumper, option, path});
+  if (r.exit_code != 0 || !r.err.empty()) {
+    t.problems.push_back(label + ": " + dumper + " " + option + ": " + r.err);
+    return false;
+  }
+  const size_t at = r.out.find(heading);
+  const std::string theirs = at == std::string::npos ? std::string() : r.out.substr(at);
+  if (theirs == ours) return true;
+  t.problems.push_back(firstDifference(label + " (" + dumper + " " + option + ")", theirs, ours));
+  return false;
+}
+
 void compare(const std::string& label, const std::string& path, const std::string& dumper,
              Tally& t) {
   const bool v14 = dumper.ends_with("-14");
@@ -100,14 +118,17 @@ void compare(const std::string& label, const std::string& path, const std::strin
     ElfFile file = ElfFile::open(path);
     dwarf::DebugInfo info(debugSections(file));
     ours = dwarfInfoText(elfTarget(file), info, DwarfDumpOptions{});
-    const std::vector<dwarf::LineTable> lt = dwarf::readLineTables(info);
-    ours_lines = ".debug_line contents:\n" + dwarfLineText(lt);
-    tables = lt.size();
-    for (const dwarf::LineTable& x : lt) rows += x.rows.size();
-    const std::vector<dwarf::NameIndex> ni = dwarf::readNameIndexes(info);
-    if (!ni.empty()) ours_names = ".debug_names contents:\n" + dwarfNamesText(ni);
-    indexes = ni.size();
-    for (const dwarf::NameIndex& x : ni) names += x.names.size();
+    // Line tables and name indexes against llvm-dwarfdump-22 only (14 has no OpIndex column).
+    if (!v14) {
+      const std::vector<dwarf::LineTable> lt = dwarf::readLineTables(info);
+      ours_lines = ".debug_line contents:\n" + dwarfLineText(lt);
+      tables = lt.size();
+      for (const dwarf::LineTable& x : lt) rows += x.rows.size();
+      const std::vector<dwarf::NameIndex> ni = dwarf::readNameIndexes(info);
+      if (!ni.empty()) ours_names = ".debug_names contents:\n" + dwarfNamesText(ni);
+      indexes = ni.size();
+      for (const dwarf::NameIndex& x : ni) names += x.names.size();
+    }
   } catch (const Error& e) {
     t.problems.push_back(label + ": abikit: " + e.what());
     return;
@@ -117,33 +138,15 @@ void compare(const std::string& label, const std::string& path, const std::strin
     t.problems.push_back(label + ": " + dumper + ": " + r.err);
     return;
   }
-  // The name index, every line (22 only, as the line tables).
-  if (!v14 && indexes) {
-    oracle::RunResult n = oracle::run({dumper, "--debug-names", path});
-    const size_t at = n.out.find(".debug_names contents:");
-    const std::string theirs = at == std::string::npos ? std::string() : n.out.substr(at);
-    if (theirs != ours_names) {
-      t.problems.push_back(
-          firstDifference(label + " (" + dumper + " --debug-names)", theirs, ours_names));
-    } else {
-      t.name_indexes += indexes;
-      t.names += names;
-    }
+  if (indexes && compareSection(label, path, dumper, "--debug-names",
+                                ".debug_names contents:", ours_names, t)) {
+    t.name_indexes += indexes;
+    t.names += names;
   }
-  // The line tables, every line (llvm-dwarfdump-14 has no OpIndex column: 22 only).
-  if (!v14) {
-    oracle::RunResult l = oracle::run({dumper, "--debug-line", path});
-    const size_t at = l.out.find(".debug_line contents:");
-    const std::string theirs = at == std::string::npos ? std::string() : l.out.substr(at);
-    if (l.exit_code != 0 || !l.err.empty()) {
-      t.problems.push_back(label + ": " + dumper + " --debug-line: " + l.err);
-    } else if (theirs != ours_lines) {
-      t.problems.push_back(
-          firstDifference(label + " (" + dumper + " --debug-line)", theirs, ours_lines));
-    } else {
-      t.line_tables += tables;
-      t.line_rows += rows;
-    }
+  if (!v14 &&
+      compareSection(label, path, dumper, "--debug-line", ".debug_line contents:", ours_lines, t)) {
+    t.line_tables += tables;
+    t.line_rows += rows;
   }
   std::vector<std::string> a = linesOf(infoSection(r.out)), b = linesOf(ours);
   size_t shown = 0;
