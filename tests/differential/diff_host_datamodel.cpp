@@ -5,7 +5,9 @@
 //  - sizeof, _Alignof and __alignof__ of every scalar type, pointers, va_list, _Complex,
 //    max_align_t, vectors and the widest _BitInt, as _Static_asserts the compiler must accept;
 //    every type abikit calls unsupported must be rejected;
-//  - the ELF identity (class, e_machine, e_flags, REL or RELA) of an object clang writes.
+//  - the ELF identity (class, e_machine, e_flags, REL or RELA) of an object clang writes;
+//  - every register's DWARF number: `.cfi_offset N` assembled by llvm-mc-22 and named by
+//    llvm-dwarfdump-22 must be the register abikit gives that number.
 #include "abikit/target.h"
 #include "oracle.h"
 
@@ -233,5 +235,74 @@ TEST_P(HostLayout, ElfIdentityMatchesObject) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Host, HostLayout, ::testing::ValuesIn(cases(true)), caseName);
+
+} // namespace
+
+namespace {
+
+// LLVM's name of the DWARF register abikit calls `name`: x86 upper-cases the psABI name
+// (fs.base: FS_BASE); AArch64 prints the 32-bit view of x registers (W0, WSP), the byte view of
+// vector registers (B0) and "regN" for the numbers it has no register for (pc).
+std::string llvmName(const Target& t, const RegisterInfo& r) {
+  std::string n(r.name);
+  if (t.family == Family::AArch64) {
+    if (n == "sp") return "WSP";
+    if (n[0] == 'x') return "W" + n.substr(1);
+    if (n[0] == 'v') return "B" + n.substr(1);
+    return "reg" + std::to_string(r.dwarf);
+  }
+  for (char& c : n) c = c == '.' ? '_' : char(std::toupper(static_cast<unsigned char>(c)));
+  return n;
+}
+
+class HostDwarfRegisters : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HostDwarfRegisters, NumbersMatchLlvm) {
+  if (oracle::findProgram("llvm-mc-22").empty() || oracle::findProgram("llvm-dwarfdump-22").empty())
+    GTEST_SKIP() << "llvm-mc-22 / llvm-dwarfdump-22 not installed";
+  TargetOptions o;
+  o.triple = GetParam();
+  Target t = resolveTarget(o);
+  std::string src = ".text\nf:\n.cfi_startproc\n";
+  // Register k is saved at CFA-16-8k (CFA-8 is x86's return address, set by the CIE).
+  std::map<std::string, std::string> expected; // "CFA-24" -> "RAX"
+  int k = 0;
+  for (const RegisterInfo& r : t.registers) {
+    if (r.dwarf < 0) continue;
+    const std::string at = std::to_string(16 + 8 * k++);
+    src += ".cfi_offset " + std::to_string(r.dwarf) + ", -" + at + "\n";
+    expected["CFA-" + at] = llvmName(t, r);
+  }
+  src += "ret\n.cfi_endproc\n";
+  oracle::ScratchDir dir;
+  dir.write("r.s", src);
+  oracle::RunResult a = oracle::run({"llvm-mc-22", "-triple=" + t.triple, "-filetype=obj",
+                                     dir.file("r.s"), "-o", dir.file("r.o")});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  oracle::RunResult d = oracle::run({"llvm-dwarfdump-22", "--eh-frame", dir.file("r.o")});
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  // The unwind row llvm-dwarfdump prints: "0x0: CFA=RSP+8: RAX=[CFA-16], ..."
+  std::map<std::string, std::string> got;
+  const size_t row = d.out.rfind("0x0: CFA=");
+  ASSERT_NE(row, std::string::npos) << d.out;
+  const std::string line = d.out.substr(row, d.out.find('\n', row) - row);
+  for (size_t at = line.find("=[CFA-"); at != std::string::npos; at = line.find("=[CFA-", at + 1)) {
+    size_t b = line.rfind(' ', at) + 1;
+    got[line.substr(at + 2, line.find(']', at) - at - 2)] = line.substr(b, at - b);
+  }
+  for (const auto& [where, name] : expected) EXPECT_EQ(got[where], name) << where;
+}
+
+INSTANTIATE_TEST_SUITE_P(Host, HostDwarfRegisters, ::testing::ValuesIn([] {
+                           std::vector<std::string> v;
+                           for (const char* t : kTriples) v.push_back(t);
+                           return v;
+                         }()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string s = info.param;
+                           for (char& ch : s)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return s;
+                         });
 
 } // namespace
