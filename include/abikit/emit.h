@@ -3,6 +3,7 @@
 #pragma once
 
 #include "abikit/callconv.h"
+#include "abikit/compat.h"
 #include "abikit/dwarf.h"
 #include "abikit/dwarf_cfi.h"
 #include "abikit/dwarf_eval.h"
@@ -152,6 +153,24 @@ std::string layoutJson(const LayoutEngine& layout, std::span<const RecordDecl* c
 /// `prelude` follows the includes: the declarations themselves or an #include of their header.
 std::string layoutCAsserts(const LayoutEngine& layout, std::span<const RecordDecl* const> records,
                            std::string_view prelude);
+
+/// `abikit compat`: the comparison of records on several targets (`targets`: each target's
+/// spelling, in the order of the sides), as text (one line per difference and note) and as JSON
+/// (cli-contract.md).
+std::string compatText(std::span<const std::string> targets, std::span<const CompatRecord> records);
+std::string compatJson(std::span<const std::string> targets, std::span<const CompatRecord> records);
+
+/// `abikit compat --emit-c-asserts`: one assertion file per target. Each pins the layout the
+/// other side relies on (the first target's; for the first target, the second's): compiled for
+/// its target, it is accepted exactly when that target's layout agrees (sizes, alignments,
+/// offsets and sizes of non-bit-field members; bit-field positions are not checkable in C).
+struct CompatAssertFile {
+  std::string target;    // whose compiler must accept it
+  std::string reference; // whose layout it states
+  std::string text;
+};
+std::vector<CompatAssertFile> compatCAsserts(std::span<const CompatSide> sides,
+                                             std::string_view prelude);
 
 /// Where a document of any size is written piece by piece. A writer appends to buffer() and
 /// calls drain() between items (a section, a symbol, a relocation, a note); once `chunk` bytes

@@ -423,6 +423,12 @@ public:
   /// Macros for one source language only, on top of `macros`.
   std::vector<LanguageMacro> language_macros;
   std::span<const BuiltinHeader> headers;
+  /// What a record shared with another target must satisfy beyond its layout (DPU: MRAM
+  /// transfers move multiples of 8 bytes); `abikit compat` notes records that do not.
+  struct SharedDataRule {
+    uint16_t size_multiple = 0; // 0: no rule
+    std::string_view why;
+  } shared_data;
   /// Family-specific facts for `describe` (ISA extensions, processor features, sizes, ...).
   std::vector<TargetProperty> properties;
 

@@ -343,6 +343,10 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   out.registers = kRegisters;
   out.dwarf = dpuDwarfInfo();
   out.address_spaces = kAddressSpaces;
+  // reference/hosts.md, "Hazards": dpu_copy_to/from and dpu_push_xfer move MRAM data in
+  // multiples of 8 bytes from 8-aligned addresses; mram_read/mram_write sizes are multiples of 8.
+  out.shared_data = {8, "DPU MRAM transfers (dpu_copy_to/from, dpu_push_xfer, mram_read/write) "
+                        "move multiples of 8 bytes"};
 
   out.elf = {kElfClass32, kElfData2Lsb, kOsabiNone, 0, kEmDpu, kEfDpuEabiSet | (kAbiVersion << 24),
              true,        kEmDpuName};

@@ -32,10 +32,11 @@ TEST(CommandLine, Version) {
 }
 
 TEST(CommandLine, NoCommandListsThem) {
-  expectUsageError(runCli(std::vector<std::string>{}),
-                   "a command is required (one of targets, describe, call, ptx, kernarg, layout, "
-                   "elf, link-check, dwarf-expr, dwarf-cfi, dwarf)",
-                   "abikit --help");
+  expectUsageError(
+      runCli(std::vector<std::string>{}),
+      "a command is required (one of targets, describe, call, ptx, kernarg, layout, compat, "
+      "elf, link-check, dwarf-expr, dwarf-cfi, dwarf)",
+      "abikit --help");
 }
 
 TEST(CommandLine, UnknownCommandIsNamed) {

@@ -12,7 +12,8 @@
 //
 // run() must return 0, 1 or 2; a crash, an abort, an exception that escapes run(), a hang or
 // an out-of-bounds access (ASan/UBSan) is a bug. The help flags are dropped: CLI11 prints the
-// help and the run returns, which is not worth the time (and the --help-all text is large).
+// help and the run returns, which is not worth the time (and the --help-all text is large);
+// so is `compat --output-dir`, which would write files where the input says.
 // stdout goes to /dev/null (dup2 at the first input). The CLI's messages on stderr are silenced
 // by libFuzzer's -close_fd_mask=2 (tests/fuzz/cli.options; scripts/fuzz.sh passes it), which
 // keeps libFuzzer's and the sanitizers' reports on a copy of the real stderr; run by hand
@@ -32,8 +33,8 @@
 
 namespace {
 
-constexpr const char* kCommands[] = {"targets", "describe", "layout",     "call",      "ptx",
-                                     "kernarg", "elf",      "link-check", "dwarf-expr"};
+constexpr const char* kCommands[] = {"targets", "describe", "layout",     "call",       "ptx",
+                                     "kernarg", "elf",      "link-check", "dwarf-expr", "compat"};
 constexpr size_t kMaxWords = 64;
 
 std::string g_path; // the temporary input file
@@ -51,6 +52,11 @@ void setUp() {
   ::close(fd);
   g_path = tmpl;
   std::atexit([] { ::unlink(g_path.c_str()); });
+}
+
+// compat --output-dir writes files: not where a fuzzer chooses.
+bool writesFiles(std::string_view w) {
+  return w.starts_with("--output-dir");
 }
 
 bool isHelp(std::string_view w) {
@@ -93,8 +99,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bool placed = false;
   for (std::string& w : words) {
     // Devices and kernel files: an endless /dev/zero, or /proc/self/mem, is no finding.
-    if (isHelp(w) || w.find("/dev") != std::string::npos || w.find("/proc") != std::string::npos ||
-        w.find("/sys") != std::string::npos)
+    if (isHelp(w) || writesFiles(w) || w.find("/dev") != std::string::npos ||
+        w.find("/proc") != std::string::npos || w.find("/sys") != std::string::npos)
       continue;
     if (has_file && w == "@") {
       args.push_back(g_path);

@@ -111,6 +111,14 @@ struct Output {
 
 using Action = std::function<Output()>;
 
+/// clang's single-dash long flags (-march=..., -mcpu, -msupervisor, ...) in CLI11's double-dash
+/// spelling; other arguments are left alone.
+void normaliseLongFlag(std::string& arg);
+
+/// What a C assertion file needs before its checks (layout and compat --emit-c-asserts): the
+/// input's -D/-U macros and an #include of the header (for standard input, its text).
+std::string assertsPrelude(const InputFlags& input, const std::string& text);
+
 /// The whole command line: parses argv, runs the command, prints its output; the exit status.
 int run(int argc, char** argv);
 
@@ -121,6 +129,7 @@ void addCallCommand(CLI::App& app, Action& action);
 void addPtxCommand(CLI::App& app, Action& action);
 void addKernargCommand(CLI::App& app, Action& action);
 void addLayoutCommand(CLI::App& app, Action& action);
+void addCompatCommand(CLI::App& app, Action& action);
 void addElfCommand(CLI::App& app, Action& action);
 void addLinkCheckCommand(CLI::App& app, Action& action);
 void addDwarfExprCommand(CLI::App& app, Action& action);

@@ -10,8 +10,18 @@ namespace abikit::cli {
 
 namespace {
 
-// What the assertion file needs before its checks: the same macros and the header itself (or,
-// for standard input, its text).
+// What a run works on. It is not destroyed: the process ends right after printing, and freeing
+// every record, type and field of a large header would cost more than laying out one record.
+// It stays reachable (from `kept` below), so leak checkers do not report it.
+struct Session {
+  Target target;
+  TypeContext ctx;
+  LayoutEngine engine;
+  Session(Target t, Language lang) : target(std::move(t)), ctx(target, lang), engine(ctx) {}
+};
+
+} // namespace
+
 std::string assertsPrelude(const InputFlags& input, const std::string& text) {
   std::string p;
   ParseOptions po = input.parseOptions();
@@ -26,18 +36,6 @@ std::string assertsPrelude(const InputFlags& input, const std::string& text) {
   }
   return p + "#include \"" + quoted + "\"\n";
 }
-
-// What a run works on. It is not destroyed: the process ends right after printing, and freeing
-// every record, type and field of a large header would cost more than laying out one record.
-// It stays reachable (from `kept` below), so leak checkers do not report it.
-struct Session {
-  Target target;
-  TypeContext ctx;
-  LayoutEngine engine;
-  Session(Target t, Language lang) : target(std::move(t)), ctx(target, lang), engine(ctx) {}
-};
-
-} // namespace
 
 void addLayoutCommand(CLI::App& app, Action& action) {
   static TargetFlags flags;

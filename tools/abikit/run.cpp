@@ -14,28 +14,10 @@ namespace {
 
 // clang spells target options with one dash (-march=rv64gc); CLI11 wants two.
 std::vector<std::string> normaliseArgs(int argc, char** argv) {
-  static const char* const kLong[] = {"-march",
-                                      "-mabi",
-                                      "-mcpu",
-                                      "-mcmodel",
-                                      "-mcode-object-version",
-                                      "-msupervisor",
-                                      "-mworker",
-                                      "-mhidden-args",
-                                      "-mptx-style",
-                                      "-mwavefrontsize64",
-                                      "-mno-wavefrontsize64"};
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    for (const char* l : kLong) {
-      size_t n = std::char_traits<char>::length(l);
-      if (a.compare(0, n, l) == 0 && (a.size() == n || a[n] == '=')) {
-        a = "-" + a;
-        break;
-      }
-    }
-    args.push_back(std::move(a));
+    args.emplace_back(argv[i]);
+    abikit::cli::normaliseLongFlag(args.back());
   }
   return args;
 }
@@ -108,6 +90,27 @@ int usageError(const std::string& message, const std::string& help) {
 
 } // namespace
 
+void abikit::cli::normaliseLongFlag(std::string& a) {
+  static const char* const kLong[] = {"-march",
+                                      "-mabi",
+                                      "-mcpu",
+                                      "-mcmodel",
+                                      "-mcode-object-version",
+                                      "-msupervisor",
+                                      "-mworker",
+                                      "-mhidden-args",
+                                      "-mptx-style",
+                                      "-mwavefrontsize64",
+                                      "-mno-wavefrontsize64"};
+  for (const char* l : kLong) {
+    size_t n = std::char_traits<char>::length(l);
+    if (a.compare(0, n, l) == 0 && (a.size() == n || a[n] == '=')) {
+      a = "-" + a;
+      return;
+    }
+  }
+}
+
 int abikit::cli::run(int argc, char** argv) {
   using namespace abikit::cli;
   CLI::App app{"abikit: target descriptions and exact ABI answers for RISC-V, NVPTX, AMDGPU, "
@@ -131,6 +134,7 @@ int abikit::cli::run(int argc, char** argv) {
                                       {"ptx", addPtxCommand},
                                       {"kernarg", addKernargCommand},
                                       {"layout", addLayoutCommand},
+                                      {"compat", addCompatCommand},
                                       {"elf", addElfCommand},
                                       {"link-check", addLinkCheckCommand},
                                       {"dwarf-expr", addDwarfExprCommand},
