@@ -39,6 +39,10 @@ struct RecordLayout {
   uint64_t size = 0;
   uint32_t align = 1;
   uint64_t data_size = 0; // bytes up to the end of the last field (before tail padding)
+  /// Microsoft rules: the alignment that `aligned`/`__declspec(align)` on the record or on its
+  /// members demands, which neither `#pragma pack` nor `packed` lowers where the record is a
+  /// member of another (clang's RequiredAlignment). 0 under the generic rules.
+  uint32_t required_align = 0;
   /// Parallel to RecordDecl::fields; the storage is the LayoutEngine's (it lives as long as
   /// the engine, like the RecordLayout).
   std::span<const FieldLayout> fields;

@@ -68,6 +68,9 @@ struct CompilerInfo {
   /// __GCC_ATOMIC_*_LOCK_FREE is 2 only for a type aligned to its size (clang 14; later clangs
   /// look at the size alone: i386's 4-aligned long long).
   bool lock_free_needs_natural_align = false;
+  /// `__attribute__((gcc_struct))` asks for the generic layout where `-mms-bitfields` is the
+  /// default (clang 22; earlier clangs ignore the attribute as unknown).
+  bool gcc_struct_attribute = false;
 };
 
 const CompilerInfo& compilerInfo(Compiler c);
@@ -134,6 +137,11 @@ struct SizeAlign {
   constexpr bool supported() const { return size != 0; }
 };
 
+/// Which record-layout algorithm the target's compiler uses for C records: the generic one
+/// (clang's Itanium builder, which every non-Windows target and MinGW use) or Microsoft's (clang's
+/// MicrosoftRecordLayoutBuilder: the *-windows-msvc targets). docs/layout.md gives both.
+enum class RecordRules : uint8_t { Itanium, Microsoft };
+
 /// What `__builtin_va_list` is: a pointer, or the psABI's record (x86-64: `struct __va_list_tag
 /// [1]`, 24 bytes; AAPCS64: `struct __va_list`, 32 bytes).
 enum class VaListKind : uint8_t { VoidPtr, CharPtr, X86_64Tag, Aapcs64 };
@@ -179,6 +187,15 @@ struct DataModel {
   bool bitfield_type_alignment = true;         // UseBitFieldTypeAlignment
   bool zero_length_bitfield_alignment = false; // UseZeroLengthBitfieldAlignment: unnamed and
                                                // zero-width bit-fields raise record alignment
+  RecordRules record_rules = RecordRules::Itanium;
+  /// Every record is laid out as `ms_struct` (MinGW: clang's -mms-bitfields, on by default there);
+  /// elsewhere `#pragma ms_struct on` and `__attribute__((ms_struct))` ask for it per record.
+  bool ms_bitfields = false;
+  /// The Microsoft C dialect of the *-windows-msvc targets (clang's -fms-extensions and
+  /// -fms-compatibility, which its driver turns on there): `__int64` and `__declspec` are
+  /// keywords, an enum without a fixed type is an `int`, and neither `__STDC__` nor the GNU
+  /// macros (`__GNUC__`, `__GCC_ATOMIC_*`) are predefined.
+  bool ms_extensions = false;
 
   const SizeAlign& of(IntKind k) const { return ints[static_cast<size_t>(k)]; }
   const SizeAlign& of(FloatKind k) const { return floats[static_cast<size_t>(k)]; }

@@ -174,6 +174,8 @@ struct RecordDecl {
   bool transparent_union = false;
   uint32_t aligned = 0;         // __attribute__((aligned(N))) on the record; 0 = none
   uint32_t max_field_align = 0; // #pragma pack(N) in effect at the definition; 0 = none
+  bool ms_struct = false;  // __attribute__((ms_struct)), or #pragma ms_struct on at the definition
+  bool gcc_struct = false; // __attribute__((gcc_struct)) where the compiler honours it
   FieldList fields;
   SourceLoc loc;
 

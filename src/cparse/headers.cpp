@@ -157,12 +157,14 @@ std::string stddefHeader(const DataModel& d, Language lang) {
   // clang's definition: the members carry __alignof__ (the preferred alignment).
   unsigned ll = preferredAlign(d.of(IntKind::LongLong), true);
   unsigned ld = d.of(FloatKind::LongDouble).align;
+  // clang's <stddef.h> under _MSC_VER (the Microsoft dialect) makes it double.
+  o += "#if defined(_MSC_VER)\ntypedef double max_align_t;\n#else\n";
   o += "typedef struct {\n  long long __clang_max_align_nonce1 __attribute__((__aligned__(" +
        std::to_string(ll) + ")));\n";
   if (d.of(FloatKind::LongDouble).supported())
     o += "  long double __clang_max_align_nonce2 __attribute__((__aligned__(" + std::to_string(ld) +
          ")));\n";
-  o += "} max_align_t;\n#endif\n";
+  o += "} max_align_t;\n#endif\n#endif\n";
   o += "#define offsetof(t, d) __builtin_offsetof(t, d)\n#undef __need_STDDEF_H_misc\n#endif\n";
   item("__need_wint_t", "_WINT_T",
        "typedef " + std::string(intKindName(d.wint_type)) + " wint_t;\n");

@@ -45,6 +45,7 @@ enum Kw : uint16_t {
   kKwComplex,
   kKwImaginary,
   kKwInt128,
+  kKwInt64, // Microsoft __int64 (__int8/16/32 are char/short/int)
   kKwBitInt,
   kKwFloat16,
   kKwFp16,
@@ -107,6 +108,8 @@ enum class AttrKind : uint8_t {
   Kernel,          // amdgpu_kernel, nvptx_kernel, CUDA global
   Vertex,          // colossus_vertex
   OpenCLAddrSpace, // opencl_global, ... (arg = the spelling it stands for)
+  MsStruct,        // ms_struct: the record takes the ms_struct layout
+  GccStruct,       // gcc_struct: the record takes the generic layout despite -mms-bitfields
   Unsupported,     // known to change layout or ABI; not implemented
 };
 

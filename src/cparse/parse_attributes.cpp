@@ -2,6 +2,8 @@
 // knows.
 #include "parser.h"
 
+#include <algorithm>
+
 namespace abikit::detail {
 
 namespace {
@@ -25,8 +27,9 @@ constexpr AttrEntry kAttributes[] = {
     {"opencl_constant", AttrKind::OpenCLAddrSpace, ArgStyle::None},
     {"opencl_private", AttrKind::OpenCLAddrSpace, ArgStyle::None},
     {"opencl_generic", AttrKind::OpenCLAddrSpace, ArgStyle::None},
+    {"ms_struct", AttrKind::MsStruct, ArgStyle::None},
+    {"gcc_struct", AttrKind::GccStruct, ArgStyle::None},
     // Change layout or ABI; not implemented.
-    {"ms_struct", AttrKind::Unsupported, ArgStyle::None},
     {"scalar_storage_order", AttrKind::Unsupported, ArgStyle::Skip},
     {"randomize_layout", AttrKind::Unsupported, ArgStyle::None},
     {"regparm", AttrKind::Unsupported, ArgStyle::Skip},
@@ -205,7 +208,8 @@ int hasAttribute(std::string_view scope, std::string_view name, bool c2x) {
 // ----- attributes -----------------------------------------------------------------------------
 
 bool Parser::atAttribute() const {
-  if (tok_.kind == Tok::Ident) return tok_.ident->keyword == kKwAttribute;
+  if (tok_.kind == Tok::Ident)
+    return tok_.ident->keyword == kKwAttribute || tok_.ident->keyword == kKwDeclspec;
   if (tok_.kind == Tok::LBracket) {
     const Token& n = const_cast<Parser*>(this)->peekTok(0);
     return n.kind == Tok::LBracket;
@@ -217,9 +221,47 @@ void Parser::parseAttributesSlow(AttrList& out) {
   while (atAttribute()) {
     if (tok_.kind == Tok::LBracket)
       parseC2xAttribute(out);
+    else if (tok_.ident->keyword == kKwDeclspec)
+      parseDeclspec(out);
     else
       parseGnuAttribute(out);
   }
+}
+
+// __declspec(...) of the Microsoft dialect: align(N) is the aligned attribute; the storage and
+// linkage ones do not change layouts; any other is refused by name. Outside the dialect clang
+// does not know the keyword (MinGW defines it as a macro for __attribute__).
+void Parser::parseDeclspec(AttrList& out) {
+  Loc at = tok_.loc;
+  if (!ctx_.data().ms_extensions)
+    fail(at, "'__declspec' is not supported on " + ctx_.target().spelling, true);
+  consume(); // __declspec
+  expect(Tok::LParen, "after '__declspec'");
+  static constexpr std::string_view kHarmless[] = {
+      "dllimport",  "dllexport",   "noreturn",  "nothrow", "noinline",
+      "noalias",    "restrict",    "selectany", "thread",  "novtable",
+      "deprecated", "safebuffers", "allocator", "naked",   "no_sanitize_address",
+      "code_seg",   "guard",       "spectre",   "allocate"};
+  while (tok_.kind != Tok::RParen) {
+    if (tok_.kind != Tok::Ident) failUnexpected("a __declspec attribute name");
+    Attr a;
+    a.name = tok_.ident->name;
+    a.loc = tok_.loc;
+    consume();
+    if (a.name == "align") {
+      a.name = "aligned";
+      a.kind = AttrKind::Aligned;
+      if (tok_.kind != Tok::LParen) fail(a.loc, "'align' takes one argument");
+      parseAttributeArgs(a, ArgStyle::OptInt);
+      if (!a.has_arg) fail(a.loc, "'align' takes one argument");
+      out.push_back(a);
+      continue;
+    }
+    if (std::find(std::begin(kHarmless), std::end(kHarmless), a.name) == std::end(kHarmless))
+      fail(a.loc, "unsupported __declspec attribute '" + std::string(a.name) + "'", true);
+    if (tok_.kind == Tok::LParen) skipBalanced(Tok::LParen, Tok::RParen);
+  }
+  consume(); // )
 }
 
 void Parser::skipBalanced(Tok open, Tok close) {
@@ -286,6 +328,19 @@ void Parser::parseAttributeArgs(Attr& a, ArgStyle style) {
   }
 }
 
+// clang 22 honours gcc_struct (and refuses it where the Microsoft rules are the only ones);
+// earlier clangs ignore it as an unknown attribute.
+void Parser::checkGccStruct(Attr& a) const {
+  if (!compilerInfo(ctx_.target().compiler).gcc_struct_attribute) {
+    a.kind = AttrKind::Ignored;
+    return;
+  }
+  if (ctx_.data().record_rules == RecordRules::Microsoft)
+    fail(a.loc, "'gcc_struct' asks for the generic record layout, which " + ctx_.target().spelling +
+                    " does not have (clang: Itanium-compatible layout "
+                    "for the Microsoft C++ ABI is not yet supported)");
+}
+
 void Parser::checkUnsupported(const Attr& a) const {
   if (a.kind == AttrKind::Unsupported)
     fail(a.loc, "unsupported attribute '" + std::string(a.name) + "'", true);
@@ -312,6 +367,7 @@ void Parser::parseGnuAttribute(AttrList& out) {
     consume();
     parseAttributeArgs(a, e->args);
     checkUnsupported(a);
+    if (a.kind == AttrKind::GccStruct) checkGccStruct(a);
     if (a.kind == AttrKind::OpenCLAddrSpace) {
       std::string spelling = "__" + std::string(a.name.substr(7)); // opencl_global -> __global
       a.as = 0;
@@ -373,6 +429,7 @@ void Parser::parseC2xAttribute(AttrList& out) {
     a.kind = e->kind;
     parseAttributeArgs(a, e->args);
     checkUnsupported(a);
+    if (a.kind == AttrKind::GccStruct) checkGccStruct(a);
     if (a.kind != AttrKind::Ignored) out.push_back(a);
   }
   consume();

@@ -176,6 +176,12 @@ void Parser::applyRecordAttrs(RecordDecl* rd, Kw kw, const AttrList& list, bool 
     case AttrKind::TransparentUnion:
       if (allow) rd->transparent_union = true;
       break;
+    case AttrKind::MsStruct:
+      if (allow) rd->ms_struct = true;
+      break;
+    case AttrKind::GccStruct:
+      if (allow) rd->gcc_struct = true;
+      break;
     case AttrKind::Ignored:
       break;
     default:
@@ -187,6 +193,7 @@ void Parser::applyRecordAttrs(RecordDecl* rd, Kw kw, const AttrList& list, bool 
 
 void Parser::defineRecord(RecordDecl* rd, Kw kw, const Loc& kw_loc) {
   rd->max_field_align = pp_.packAlignment();
+  rd->ms_struct = pp_.msStructOn();
   size_t base = member_n_;
   parseRecordBody(rd, kw_loc);
   AttrList after;
@@ -643,7 +650,13 @@ void Parser::parseEnumBody(EnumDecl* ed, const Loc& open) {
 
 void Parser::finishEnum(EnumDecl* ed, const Loc& at) {
   const DataModel& d = ctx_.data();
-  if (!ed->fixed_underlying) {
+  if (!ed->fixed_underlying && d.ms_extensions) {
+    // The Microsoft dialect: every enum is an int, and each value is converted to int (clang
+    // warns and keeps the low 32 bits, as MSVC does).
+    for (Enumerator& e : ed->enumerators)
+      e.value = int32_t(uint32_t(uint64_t(e.value) & 0xffffffffu));
+    ed->underlying = ctx_.intType(IntKind::Int);
+  } else if (!ed->fixed_underlying) {
     unsigned neg_bits = 0, pos_bits = 0;
     for (const Enumerator& e : ed->enumerators) {
       __int128 v = e.value;
@@ -701,6 +714,7 @@ void Parser::finishEnum(EnumDecl* ed, const Loc& at) {
     Ident* id = ids_.get(e.name);
     Symbol* s = lookup(id);
     if (!s || s->kind != Symbol::EnumConst) continue;
+    s->value = e.value;
     bool fits_int = e.value >= -(__int128(1) << (iw - 1)) && e.value < (__int128(1) << (iw - 1));
     if (cxx)
       s->type = QType{ctx_.enumType(ed)};

@@ -8,7 +8,8 @@ namespace {
 
 // ----- keywords -------------------------------------------------------------------------------
 
-enum : uint8_t { kLangC = 1, kLangCL = 2, kLangCxx = 4, kLangAll = 7 };
+// kLangMs: the Microsoft dialect's keywords (DataModel::ms_extensions), in every language.
+enum : uint8_t { kLangC = 1, kLangCL = 2, kLangCxx = 4, kLangAll = 7, kLangMs = 8 };
 
 struct KwEntry {
   const char* spelling;
@@ -61,6 +62,10 @@ constexpr KwEntry kKeywords[] = {
     {"__complex__", kKwComplex, kLangAll},
     {"_Imaginary", kKwImaginary, kLangAll},
     {"__int128", kKwInt128, kLangAll},
+    {"__int8", kKwChar, kLangMs},
+    {"__int16", kKwShort, kLangMs},
+    {"__int32", kKwInt, kLangMs},
+    {"__int64", kKwInt64, kLangMs},
     {"_BitInt", kKwBitInt, kLangAll},
     {"_ExtInt", kKwBitInt, kLangAll},
     {"_Float16", kKwFloat16, kLangAll},
@@ -162,6 +167,7 @@ Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, I
   uint8_t mask = lang_ == Language::OpenCL                             ? kLangCL
                  : (lang_ == Language::CUDA || lang_ == Language::HIP) ? kLangCxx
                                                                        : kLangC;
+  if (ctx.data().ms_extensions) mask |= kLangMs;
   for (const KwEntry& k : kKeywords)
     if (k.langs & mask) ids_.get(k.spelling)->keyword = uint16_t(k.kw);
   id_struct_ = ids_.get("struct");
@@ -337,6 +343,7 @@ bool Parser::startsTypeName(const Token& t) const {
   case kKwLong:
   case kKwFloat:
   case kKwDouble:
+  case kKwInt64:
   case kKwSigned:
   case kKwUnsigned:
   case kKwBool:

@@ -103,8 +103,6 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       ds.any = true;
       consume();
       continue;
-    case kKwDeclspec:
-      fail(t.loc, "'__declspec' is not supported", true);
     case kKwCxxOnly:
       fail(t.loc, "C++ '" + std::string(t.text()) + "' is not supported (C declarations only)",
            true);
@@ -147,6 +145,7 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
     case kKwDouble:
     case kKwBool:
     case kKwInt128:
+    case kKwInt64:
     case kKwFloat16:
     case kKwFp16:
     case kKwHalf:

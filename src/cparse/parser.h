@@ -225,6 +225,8 @@ inline constexpr std::array<TypeSpecKeyword, kKwCount> kTypeSpecs = [] {
                          {kKwFloat128, kSpecFloat128}})
     t[kw] = {bit, kSpecBase};
   t[kKwShort] = {kSpecShort, kSpecShort | kSpecLong};
+  // __int64 is `long long` (it may join `int`, `signed`, `unsigned`).
+  t[kKwInt64] = {kSpecLong | kSpecLongLong, kSpecShort | kSpecLong | (kSpecBase & ~kSpecInt)};
   t[kKwLong] = {kSpecLong, kSpecShort | kSpecLongLong, kSpecLongLong};
   t[kKwSigned] = {kSpecSigned, kSpecSigned | kSpecUnsigned};
   t[kKwUnsigned] = {kSpecUnsigned, kSpecSigned | kSpecUnsigned};
@@ -400,7 +402,8 @@ private:
   bool atAttribute() const;
   // Most places have no attribute: the check inline, the parsing out of line.
   void parseAttributes(AttrList& out) {
-    if ((tok_.kind == Tok::Ident && tok_.ident->keyword == kKwAttribute) ||
+    if ((tok_.kind == Tok::Ident &&
+         (tok_.ident->keyword == kKwAttribute || tok_.ident->keyword == kKwDeclspec)) ||
         tok_.kind == Tok::LBracket)
       parseAttributesSlow(out);
   }
@@ -410,6 +413,8 @@ private:
   void parseAttributeArgs(Attr& a, ArgStyle style);
   void skipBalanced(Tok open, Tok close);
   void checkUnsupported(const Attr& a) const;
+  void checkGccStruct(Attr& a) const;
+  void parseDeclspec(AttrList& out);
   QType applyTypeAttr(const Attr& a, QType t, bool is_typedef);
   QType applyMode(const Attr& a, QType t);
   uint64_t attrAlignment(const Attr& a) const;

@@ -567,10 +567,14 @@ void Preprocessor::doPragma(const Token& directive) {
     return;
   }
   if (p == id_ms_struct_) {
+    // clang: `on` makes the records defined after it ms_struct, `off` and `reset` stop that;
+    // anything else is ignored with a warning.
     Token s;
     lexDirectiveRaw(s);
     if (s.kind == Tok::Ident && s.ident == id_on_)
-      error(t.loc, "'#pragma ms_struct on' is not supported (Microsoft record layout)", true);
+      ms_struct_on_ = true;
+    else if (s.kind == Tok::Ident && (s.ident->name == "off" || s.ident->name == "reset"))
+      ms_struct_on_ = false;
     finishDirective();
     return;
   }

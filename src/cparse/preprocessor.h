@@ -120,6 +120,8 @@ public:
 
   /// #pragma pack value in effect (bytes, 0 = none).
   uint32_t packAlignment() const { return pack_current_; }
+  /// Whether `#pragma ms_struct on` is in effect.
+  bool msStructOn() const { return ms_struct_on_; }
   /// True for tokens that come from a built-in header or the predefines.
   bool isBuiltin(const Loc& loc) const {
     return loc.buf < buffers_.size() && buffers_[loc.buf]->builtin;
@@ -247,6 +249,7 @@ private:
   std::unordered_map<Ident*, std::vector<Macro*>> pushed_macros_; // #pragma push_macro
 
   uint32_t pack_current_ = 0;
+  bool ms_struct_on_ = false;
   std::vector<std::pair<std::string_view, uint32_t>> pack_stack_;
 
   Ident* id_defined_;

@@ -262,17 +262,21 @@ std::string describeJson(const Target& t) {
   j.endArray();
 
   j.key("elf");
-  j.beginObject();
-  j.field("class", t.elf.elf_class == kElfClass64 ? "ELFCLASS64" : "ELFCLASS32");
-  j.field("data", t.elf.data == kElfData2Msb ? "ELFDATA2MSB" : "ELFDATA2LSB");
-  j.field("osabi", t.elf.osabi);
-  j.field("abi_version", t.elf.abi_version);
-  j.field("e_machine", t.elf.machine);
-  j.field("machine_name", t.elf.machine_name);
-  j.field("e_flags", t.elf.flags);
-  j.field("e_flags_hex", hex(t.elf.flags, 8));
-  j.field("relocations", t.elf.rela ? "RELA" : "REL");
-  j.endObject();
+  if (t.elf.machine == 0) {
+    j.null(); // the target's objects are not ELF (Windows: COFF)
+  } else {
+    j.beginObject();
+    j.field("class", t.elf.elf_class == kElfClass64 ? "ELFCLASS64" : "ELFCLASS32");
+    j.field("data", t.elf.data == kElfData2Msb ? "ELFDATA2MSB" : "ELFDATA2LSB");
+    j.field("osabi", t.elf.osabi);
+    j.field("abi_version", t.elf.abi_version);
+    j.field("e_machine", t.elf.machine);
+    j.field("machine_name", t.elf.machine_name);
+    j.field("e_flags", t.elf.flags);
+    j.field("e_flags_hex", hex(t.elf.flags, 8));
+    j.field("relocations", t.elf.rela ? "RELA" : "REL");
+    j.endObject();
+  }
 
   // Each key once, at its first place, with its last value (as a JSON object holds them).
   j.key("details");
@@ -405,6 +409,10 @@ std::string describeText(const Target& t) {
     }
   }
   line("");
+  if (t.elf.machine == 0) {
+    line("ELF: none (this target's objects are not ELF)");
+    return out;
+  }
   line("ELF: " + std::string(t.elf.elf_class == kElfClass64 ? "ELFCLASS64" : "ELFCLASS32") + ", " +
        (t.elf.data == kElfData2Msb ? "big-endian" : "little-endian") + ", OSABI " +
        std::to_string(t.elf.osabi) + ", ABI version " + std::to_string(t.elf.abi_version) +

@@ -1,7 +1,8 @@
 // The layout engine: sizes and alignments of C types and the layout of records, following
-// clang-14's generic (Itanium/SysV) record layout. The target's rules arrive as data: the
-// language-adjusted DataModel of the TypeContext and the target's address spaces. See
-// docs/layout.md for every rule and how it was checked against clang.
+// clang's generic (Itanium/SysV) record layout, its ms_struct variant, and the Microsoft rules of
+// the *-windows-msvc targets. The target's rules arrive as data: the language-adjusted DataModel
+// of the TypeContext (DataModel::record_rules, ms_bitfields, ...) and the target's address
+// spaces. See docs/layout.md for every rule and how it was checked against clang.
 #include "abikit/layout.h"
 
 #include "abikit/diag.h"
@@ -378,21 +379,26 @@ public:
   void run() {
     is_union_ = rd_.is_union;
     packed_ = rd_.packed;
+    microsoft_ = d_.record_rules == RecordRules::Microsoft;
+    ms_struct_ = !microsoft_ && (rd_.ms_struct || (d_.ms_bitfields && !rd_.gcc_struct));
     if (rd_.max_field_align) {
       if (!isPow2(rd_.max_field_align))
         fail(ctx_, rd_.loc, "#pragma pack value must be a power of two");
       max_field_align_ = uint64_t(rd_.max_field_align) * 8;
     }
-    if (rd_.aligned) {
-      if (!isPow2(rd_.aligned)) fail(ctx_, rd_.loc, "requested alignment is not a power of two");
-      updateAlignment(uint64_t(rd_.aligned) * 8);
-    }
+    if (rd_.aligned && !isPow2(rd_.aligned))
+      fail(ctx_, rd_.loc, "requested alignment is not a power of two");
     size_t n = rd_.fields.size();
     // Taken before the fields are laid out: a field's record type may be laid out (and take
     // its own fields) on the way.
     fields_ = engine_.allocateFields(n);
+    if (microsoft_) {
+      runMicrosoft(n);
+      return;
+    }
+    if (rd_.aligned) updateAlignment(uint64_t(rd_.aligned) * 8);
     bool named_before = false; // a member other than an unnamed bit-field came before
-    const bool simple = !is_union_ && !packed_ && !max_field_align_;
+    const bool simple = !is_union_ && !packed_ && !max_field_align_ && !ms_struct_;
     for (size_t i = 0; i < n; ++i) {
       if (simple) {
         size_t next = placeSimpleRun(i, n);
@@ -505,7 +511,7 @@ private:
       field_size = info.width;
       field_align = info.align;
     }
-    placeField(fd, field_size, field_align);
+    placeField(fd, field_size, field_align, at && at->incomplete);
   }
 
   // In a struct without packed or #pragma pack: places the members from `i` on that are not
@@ -547,8 +553,15 @@ private:
 
   // Places a member that is not a bit-field, of `field_size` and natural alignment
   // `field_align` bits, after the attributes and #pragma pack have adjusted the alignment.
-  void placeField(const FieldDecl& fd, uint64_t field_size, uint64_t field_align) {
+  void placeField(const FieldDecl& fd, uint64_t field_size, uint64_t field_align,
+                  bool flexible = false) {
     uint64_t offset = is_union_ ? 0 : data_;
+    if (ms_struct_) {
+      last_unit_ = 0;
+      // ms_struct aligns a member of a basic type (through typedefs and arrays, not a flexible
+      // array) to its size when that is a power of two above its alignment (i386's double).
+      if (!flexible) field_align = std::max(field_align, basicTypeSizeAlign(fd));
+    }
     bool field_packed = packed_ || fd.packed;
     uint64_t explicit_align = uint64_t(fd.aligned) * 8;
     uint64_t packed_align = std::max<uint64_t>(kCharBits, explicit_align);
@@ -572,7 +585,8 @@ private:
     updateAlignment(field_align);
   }
 
-  void layoutBitField(const FieldDecl& fd, const Type* canon) {
+  // The checks every rule set makes on a bit-field; returns its type's size and alignment.
+  BitInfo checkBitField(const FieldDecl& fd, const Type* canon) {
     checkAttributeAlign(fd);
     auto* it = dyn<IntType>(canon);
     bool is_enum = canon && canon->kind == TypeKind::Enum;
@@ -584,7 +598,7 @@ private:
       fail(ctx_, fd.loc, label() + " has non-integral type '" + typeName(fd.type, ctx_) + "'");
     BitInfo info = infoOf(fd);
     if (fd.bit_width < 0) fail(ctx_, fd.loc, label() + " has a negative width");
-    uint64_t field_size = uint64_t(fd.bit_width);
+    const uint64_t field_size = uint64_t(fd.bit_width);
     if (field_size == 0 && !fd.name.empty())
       fail(ctx_, fd.loc, "named bit-field '" + std::string(fd.name) + "' has zero width");
     uint64_t limit = is_enum ? info.width : valueBits(canon, info);
@@ -593,20 +607,41 @@ private:
            "width of " + label() + " (" + std::to_string(field_size) +
                " bits) exceeds the width of its type (" + std::to_string(limit) +
                (limit == 1 ? " bit)" : " bits)"));
+    return info;
+  }
 
+  void layoutBitField(const FieldDecl& fd, const Type* canon) {
+    const BitInfo info = checkBitField(fd, canon);
+    const uint64_t field_size = uint64_t(fd.bit_width);
     bool field_packed = packed_ || fd.packed;
     uint64_t storage = info.width;
     uint64_t field_align = info.align;
+    if (ms_struct_) {
+      // A unit of the declared type's size, aligned to that size, is shared by the following
+      // bit-fields of a type of the same size while they fit; a zero-width bit-field right after
+      // a member that is not a bit-field is ignored.
+      if (storage > 255)
+        fail(ctx_, fd.loc,
+             "an ms_struct bit-field of a type wider than 255 bits is not supported (clang keeps "
+             "the unit's size in 8 bits and wraps it)");
+      field_align = storage;
+      if (last_unit_ != storage || unfilled_ < field_size) {
+        if (!last_unit_ && !field_size) field_align = 1;
+        unfilled_ = 0;
+        last_unit_ = 0;
+      }
+    }
     uint64_t offset = is_union_ ? 0 : data_ - unfilled_;
 
-    if (!d_.bitfield_type_alignment) {
+    if (!ms_struct_ && !d_.bitfield_type_alignment) {
       // Targets that ignore the declared type's alignment for bit-fields, except (on some) for
       // zero-width ones.
       if (!(field_size == 0 && d_.zero_length_bitfield_alignment)) field_align = 1;
     }
     uint64_t unpacked_align = field_align;
-    // A packed bit-field may start at any bit (alignments here are in bits, as in clang).
-    if (field_packed && field_size != 0) field_align = 1;
+    // A packed bit-field may start at any bit (alignments here are in bits, as in clang); not
+    // under ms_struct, which places units.
+    if (!ms_struct_ && field_packed && field_size != 0) field_align = 1;
     uint64_t explicit_align = uint64_t(fd.aligned) * 8;
     if (explicit_align) {
       field_align = std::max(field_align, explicit_align);
@@ -618,29 +653,250 @@ private:
       field_align = field_packed ? unpacked_align : std::min(field_align, max_field_align_);
     }
 
-    // Any #pragma pack suppresses the padding that keeps a bit-field inside one aligned unit of
-    // its declared type.
-    bool allow_padding = max_field_align_ == 0;
-    if (field_size == 0 || (allow_padding && (offset & (field_align - 1)) + field_size > storage)) {
-      offset = alignBits(offset, field_align, fd);
-    } else if (explicit_align && (max_field_align_ == 0 || explicit_align <= max_field_align_)) {
-      offset = alignBits(offset, explicit_align, fd);
+    // ms_struct ignores every alignment of a bit-field in a union, explicit ones included.
+    if (ms_struct_ && is_union_) field_align = unpacked_align = 1;
+
+    if (ms_struct_) {
+      // A new unit unless the bit-field fits in the current one.
+      if (field_size == 0 || field_size > unfilled_) {
+        offset = alignBits(offset, field_align, fd);
+        unfilled_ = 0;
+      }
+    } else {
+      // Any #pragma pack suppresses the padding that keeps a bit-field inside one aligned unit
+      // of its declared type.
+      bool allow_padding = max_field_align_ == 0;
+      if (field_size == 0 ||
+          (allow_padding && (offset & (field_align - 1)) + field_size > storage)) {
+        offset = alignBits(offset, field_align, fd);
+      } else if (explicit_align && (max_field_align_ == 0 || explicit_align <= max_field_align_)) {
+        offset = alignBits(offset, explicit_align, fd);
+      }
     }
 
     fields_[count_++] = {offset, info.width / 8, uint32_t(info.align / 8), fd.bit_width};
 
-    // Unnamed bit-fields do not raise the record's alignment, except on targets that say so.
-    if (!d_.zero_length_bitfield_alignment && fd.name.empty()) field_align = unpacked_align = 1;
+    // Unnamed bit-fields do not raise the record's alignment, except on targets that say so
+    // and under ms_struct.
+    if (!ms_struct_ && !d_.zero_length_bitfield_alignment && fd.name.empty())
+      field_align = unpacked_align = 1;
 
     if (is_union_) {
-      setDataSize(std::max(data_, alignTo(field_size, kCharBits)));
+      // ms_struct: the whole unit (one char for a zero-width bit-field).
+      const uint64_t rounded = !ms_struct_  ? alignTo(field_size, kCharBits)
+                               : field_size ? storage
+                                            : kCharBits;
+      setDataSize(std::max(data_, rounded));
+    } else if (ms_struct_ && field_size) {
+      if (!unfilled_) {
+        setDataSize(addBits(offset, storage, fd));
+        unfilled_ = storage;
+      }
+      unfilled_ -= field_size;
+      last_unit_ = storage;
     } else {
       uint64_t end = addBits(offset, field_size, fd);
       setDataSize(alignBits(end, kCharBits, fd));
       unfilled_ = data_ - end;
+      last_unit_ = 0;
     }
     checkSize(fd);
     updateAlignment(field_align);
+  }
+
+  // ms_struct: the size of a member's basic type (through typedefs and array types) when it is
+  // a power of two, else 0 (bits). clang refuses a basic type of another size (i386's 12-byte
+  // long double) except on MinGW, where it lays it out silently.
+  uint64_t basicTypeSizeAlign(const FieldDecl& fd) const {
+    const Type* u = stripTypedefs(fd.type);
+    while (auto* at = dyn<ArrayType>(u)) u = stripTypedefs(at->element);
+    const SizeAlign* sa = nullptr;
+    if (auto* it = dyn<IntType>(u)) {
+      if (!it->is_bitint) sa = &d_.of(it->ikind);
+    } else if (auto* ft = dyn<FloatType>(u)) {
+      sa = &d_.of(ft->fkind);
+    }
+    if (!sa || !sa->supported()) return 0;
+    if (!isPow2(sa->size) && !d_.ms_bitfields)
+      fail(ctx_, fd.loc,
+           "ms_struct may not produce Microsoft-compatible layouts with fundamental data types "
+           "with sizes that aren't a power of two (field '" +
+               std::string(fd.name) + "' of " + rd_.displayName(ctx_) + ")");
+    return isPow2(sa->size) ? uint64_t(sa->size) * 8 : 0;
+  }
+
+  // ----- the Microsoft rules (clang's MicrosoftRecordLayoutBuilder for a C record) ---------
+  //
+  // A member is placed at the record's size rounded up to its alignment (0 in a union). A
+  // bit-field takes a whole unit of its declared type, which the following bit-fields share
+  // while their type has the same size and they fit; a zero-width bit-field ends the unit, and
+  // is ignored unless a bit-field with a width came just before. `aligned` on a member or its
+  // type is a required alignment that neither `packed` nor `#pragma pack` lowers; `#pragma
+  // pack` above the pointer size is ignored. An empty record has size 4.
+
+  void runMicrosoft(size_t n) {
+    // clang: RequiredAlignment starts at 1 on 64-bit targets and at 0 (none) on 32-bit ones.
+    required_align_ = d_.pointer.size == 8 ? kCharBits : 0;
+    if (max_field_align_ > uint64_t(d_.pointer.size) * 8) max_field_align_ = 0;
+    if (packed_) max_field_align_ = kCharBits;
+    bool named_before = false;
+    for (size_t i = 0; i < n; ++i) {
+      const FieldDecl& fd = rd_.fields[i];
+      if (!fd.type) fail(ctx_, fd.loc, "field without a type");
+      const Type* canon = canonicalType(fd.type);
+      if (fd.isBitField()) {
+        if (!fd.name.empty()) named_before = true;
+        msBitField(fd, canon);
+        continue;
+      }
+      auto* at = dyn<ArrayType>(canon);
+      if (at && at->incomplete) checkFlexibleArray(fd, i + 1 == n, named_before);
+      named_before = true;
+      msField(fd, canon);
+    }
+    out_.fields = std::span<const FieldLayout>(fields_, n);
+    // clang: the size is rounded to the alignment, then the required alignment applies; the
+    // rounding is capped by #pragma pack but not below the required alignment.
+    if (align_ - 1 > ~uint64_t(0) - size_) failTooLarge(rd_.loc);
+    size_ = alignTo(size_, align_);
+    required_align_ = std::max(required_align_, uint64_t(rd_.aligned) * 8);
+    if (required_align_) {
+      align_ = std::max(align_, required_align_);
+      uint64_t rounding = align_;
+      if (max_field_align_) rounding = std::min(rounding, max_field_align_);
+      rounding = std::max(rounding, required_align_);
+      if (rounding - 1 > ~uint64_t(0) - size_) failTooLarge(rd_.loc);
+      size_ = alignTo(size_, rounding);
+    }
+    // An empty C record has size 4, or its alignment when a required one of 4 or more applies.
+    if (size_ == 0) size_ = required_align_ >= 32 ? align_ : 32;
+    out_.size = size_ / 8;
+    out_.align = uint32_t(align_ / 8);
+    out_.data_size = out_.size;
+    out_.required_align = uint32_t(required_align_ / 8);
+    if (out_.size > max_bytes_) failTooLarge(rd_.loc);
+  }
+
+  // Whether a type carries a required alignment: `aligned` on a typedef on the way, or on the
+  // record (clang's AlignRequirement of the type's TypeInfo).
+  bool alignRequired(const Type* t) const {
+    for (t = t->unqualified;;) {
+      if (auto* td = dyn<TypedefType>(t)) {
+        if (td->decl->aligned) return true;
+        t = td->decl->underlying->unqualified;
+      } else if (auto* at = dyn<ArrayType>(t)) {
+        t = at->element->unqualified;
+      } else if (auto* rt = dyn<RecordType>(t)) {
+        return rt->decl->aligned != 0;
+      } else {
+        return false;
+      }
+    }
+  }
+
+  // A member's size and alignment (bits) under the Microsoft rules (getAdjustedElementInfo):
+  // `info` is the layout of the member's type without its outer typedefs (whose `aligned`
+  // counts as a required alignment only, so it cannot lower the natural one).
+  BitInfo msElementInfo(const FieldDecl& fd, const Type* canon, BitInfo info, bool bit_field) {
+    uint64_t required = uint64_t(fd.aligned) * 8;
+    if (alignRequired(fd.type)) {
+      auto* at = dyn<ArrayType>(canon);
+      required =
+          std::max(required, at && at->incomplete ? flexibleArrayAlign(fd.type) : infoOf(fd).align);
+    }
+    if (bit_field) {
+      info.align = std::max(info.align, required);
+    } else {
+      const Type* base = canon;
+      while (auto* at = dyn<ArrayType>(base)) base = canonicalType(at->element);
+      if (auto* rt = dyn<RecordType>(base))
+        required = std::max(required, uint64_t(engine_.of(*rt->decl).required_align) * 8);
+      required_align_ = std::max(required_align_, required);
+    }
+    if (max_field_align_) info.align = std::min(info.align, max_field_align_);
+    if (fd.packed) info.align = kCharBits;
+    info.align = std::max(info.align, required);
+    return info;
+  }
+
+  // The layout of a member's type with its outer typedefs removed.
+  BitInfo naturalInfo(const FieldDecl& fd, const Type* canon) const {
+    try {
+      TypeLayout l = engine_.of(canon);
+      return {l.size * 8, uint64_t(l.align) * 8};
+    } catch (const Error& e) {
+      rethrowAtField(e, ctx_, rd_, fd);
+    }
+  }
+
+  void msField(const FieldDecl& fd, const Type* canon) {
+    checkAttributeAlign(fd);
+    if (canon->kind == TypeKind::Function)
+      fail(ctx_, fd.loc, "field '" + std::string(fd.name) + "' declared as a function");
+    last_unit_ = 0;
+    BitInfo info;
+    auto* at = dyn<ArrayType>(canon);
+    if (at && at->incomplete) {
+      try {
+        info = {0, flexibleArrayAlign(canon)};
+      } catch (const Error& e) {
+        rethrowAtField(e, ctx_, rd_, fd);
+      }
+    } else {
+      info = naturalInfo(fd, canon);
+    }
+    info = msElementInfo(fd, canon, info, false);
+    updateAlignment(info.align);
+    const uint64_t offset = is_union_ ? 0 : alignBits(size_, info.align, fd);
+    fields_[count_++] = {offset, info.width / 8, uint32_t(info.align / 8), -1};
+    size_ = std::max(size_, addBits(offset, info.width, fd));
+    checkSize(fd);
+  }
+
+  void msBitField(const FieldDecl& fd, const Type* canon) {
+    const BitInfo type = checkBitField(fd, canon);
+    const uint64_t width = uint64_t(fd.bit_width);
+    const uint32_t type_align = uint32_t(type.align / 8);
+    if (width == 0) {
+      // Ignored unless it follows a bit-field with a width; then it ends that unit.
+      if (!last_unit_) {
+        fields_[count_++] = {is_union_ ? 0 : size_, type.width / 8, type_align, 0};
+        return;
+      }
+      last_unit_ = 0;
+      const BitInfo info = msElementInfo(fd, canon, naturalInfo(fd, canon), true);
+      if (is_union_) {
+        fields_[count_++] = {0, type.width / 8, type_align, 0};
+        size_ = std::max(size_, info.width);
+      } else {
+        const uint64_t offset = alignBits(size_, info.align, fd);
+        fields_[count_++] = {offset, type.width / 8, type_align, 0};
+        size_ = offset;
+        updateAlignment(info.align);
+      }
+      checkSize(fd);
+      return;
+    }
+    const BitInfo info = msElementInfo(fd, canon, naturalInfo(fd, canon), true);
+    // Bit-fields of types of different sizes never share a unit.
+    if (!is_union_ && last_unit_ && last_unit_ == info.width && width <= unfilled_) {
+      fields_[count_++] = {size_ - unfilled_, type.width / 8, type_align, fd.bit_width};
+      unfilled_ -= width;
+      return;
+    }
+    last_unit_ = info.width;
+    if (is_union_) {
+      // The bit-field's alignment does not count in a union.
+      fields_[count_++] = {0, type.width / 8, type_align, fd.bit_width};
+      size_ = std::max(size_, info.width);
+    } else {
+      const uint64_t offset = alignBits(size_, info.align, fd);
+      fields_[count_++] = {offset, type.width / 8, type_align, fd.bit_width};
+      size_ = addBits(offset, info.width, fd);
+      updateAlignment(info.align);
+      unfilled_ = info.width - width;
+    }
+    checkSize(fd);
   }
 
   // Sums of bit counts checked against wrapping: members that add up past what 64 bits count
@@ -688,7 +944,14 @@ private:
   uint64_t size_ = 0;            // bits
   uint64_t padded_ = 0;          // bits: end of the furthest field including its size
   uint64_t unfilled_ = 0;        // bits of the last byte not used by the last bit-field
+                                 // (ms_struct and Microsoft: of the last bit-field's unit)
   uint64_t align_ = kCharBits;   // bits
+
+  bool microsoft_ = false;      // DataModel::record_rules is Microsoft
+  bool ms_struct_ = false;      // generic rules with ms_struct bit-fields
+  uint64_t last_unit_ = 0;      // bits: the unit of the last bit-field (0: it was no bit-field
+                                // or a zero-width one); Microsoft: its type's size
+  uint64_t required_align_ = 0; // Microsoft: bits (clang's RequiredAlignment)
 };
 
 } // namespace detail

@@ -30,7 +30,8 @@ constexpr CompilerInfo kCompilers[] = {
      .embed_macros = true,
      .int_c_macros = true,
      .bool_width_is_value_bits = true,
-     .interference_size = 64},
+     .interference_size = 64,
+     .gcc_struct_attribute = true},
     {.id = Compiler::Clang19,
      .name = "clang-19",
      .kind = CompilerKind::Clang,
@@ -81,7 +82,8 @@ constexpr CompilerInfo kCompilers[] = {
      .embed_macros = false,
      .int_c_macros = false,
      .bool_width_is_value_bits = false,
-     .interference_size = 0},
+     .interference_size = 0,
+     .gcc_struct_attribute = true},
     // The vendor clangs (UPMEM SDK 2023.2.0: clang 12.0.0, its DWARF producer string; Graphcore's
     // fork: an LLVM 15 front end, reference/ipu.md). None can be installed to read these facts
     // from: they are clang-14's, which none of them contradicts (clang 12 and 15 predate every

@@ -471,8 +471,10 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   auto bits = [&](IntKind k) { return std::to_string(d.of(k).size * 8); };
 
   const CompilerInfo& cc = compilerInfo(target.compiler);
-  // Language and compiler identity (as the selected clang does).
-  m.def("__STDC__", "1");
+  // Language and compiler identity (as the selected clang does). The Microsoft dialect is not
+  // strict ISO C (no __STDC__) and not GNU C (no __GNUC__, __GCC_ATOMIC_*).
+  const bool gnu = !d.ms_extensions;
+  if (gnu) m.def("__STDC__", "1");
   m.def("__STDC_HOSTED__", "1");
   m.def("__STDC_UTF_16__", "1");
   m.def("__STDC_UTF_32__", "1");
@@ -492,11 +494,13 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   }
   if (lang == Language::CUDA) m.def("__CUDA__", "1");
   if (lang == Language::HIP) m.def("__HIP__", "1");
-  m.def("__GNUC__", "4");
-  m.def("__GNUC_MINOR__", "2");
-  m.def("__GNUC_PATCHLEVEL__", "1");
-  m.def("__GNUC_STDC_INLINE__", "1");
-  m.def("__GXX_ABI_VERSION", "1002");
+  if (gnu) {
+    m.def("__GNUC__", "4");
+    m.def("__GNUC_MINOR__", "2");
+    m.def("__GNUC_PATCHLEVEL__", "1");
+    m.def("__GNUC_STDC_INLINE__", "1");
+    m.def("__GXX_ABI_VERSION", "1002");
+  }
   m.def("__clang__", "1");
   m.def("__clang_major__", std::to_string(cc.major));
   m.def("__clang_minor__", std::to_string(cc.minor));
@@ -671,9 +675,9 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   };
   for (const auto& [name, sa] : kAtomics) {
     m.def(std::string("__CLANG_ATOMIC_") + name + "_LOCK_FREE", lockFree(sa));
-    m.def(std::string("__GCC_ATOMIC_") + name + "_LOCK_FREE", lockFree(sa));
+    if (gnu) m.def(std::string("__GCC_ATOMIC_") + name + "_LOCK_FREE", lockFree(sa));
   }
-  m.def("__GCC_ATOMIC_TEST_AND_SET_TRUEVAL", "1");
+  if (gnu) m.def("__GCC_ATOMIC_TEST_AND_SET_TRUEVAL", "1");
   if (d.has_sync_cas)
     for (unsigned n : {1u, 2u, 4u, 8u, 16u})
       if (n * 8 <= d.max_atomic_inline_bits && n <= d.sync_cas_max_bytes)

@@ -1,5 +1,7 @@
-// x86 hosts: x86_64-linux-gnu (System V AMD64 psABI) and i386-linux-gnu (System V i386 psABI):
-// data model, layout rules, registers, stack, ELF identity and predefined macros, per compiler.
+// x86 hosts: x86_64-linux-gnu (System V AMD64 psABI), i386-linux-gnu (System V i386 psABI),
+// x86_64-pc-windows-msvc (Microsoft x64: LLP64, Microsoft record layout) and
+// x86_64-w64-windows-gnu (MinGW-w64: LLP64, ms_struct bit-fields): data model, layout rules,
+// registers, stack, object identity and predefined macros, per compiler.
 // Sources: reference/hosts.md and each compiler's own answers (`-E -dM`, sizeof/_Alignof of
 // every type); docs/targets/x86.md lists what differs between the compilers. The calling
 // conventions of the hosts are not modelled (`abikit call` refuses them).
@@ -156,6 +158,14 @@ struct X86CompilerFacts {
   bool float16_x86_64;  // _Float16 with SSE2 (clang 15 and later); i386's i686 has no SSE2
   bool bfloat16_x86_64; // __bf16 as an arithmetic type (clang 17 and later)
   uint32_t bitint_max;  // __BITINT_MAXWIDTH__
+  // Windows: the MSVC version the msvc target claims (-fms-compatibility-version's default),
+  // and the macros that came and went with it.
+  const char* msc_ver;       // _MSC_VER
+  const char* msc_full_ver;  // _MSC_FULL_VER
+  bool msvc_fp_macros;       // _MSVC_CONSTEXPR_ATTRIBUTE, _M_FP_CONTRACT, _M_FP_PRECISE
+  bool iso_volatile;         // _ISO_VOLATILE (clang 19 only)
+  bool crt_builtin_offsetof; // _CRT_USE_BUILTIN_OFFSETOF (clang 22)
+  bool typeinfo_equality;    // __GXX_TYPEINFO_EQUALITY_INLINE 0 on MinGW (clang 19 and later)
 };
 
 // Read from each compiler: `-E -dM -x c /dev/null` and sizeof/_Alignof of every scalar type
@@ -164,15 +174,33 @@ constexpr X86CompilerFacts kX86CompilerFacts[] = {
     {.compiler = Compiler::Clang22,
      .float16_x86_64 = true,
      .bfloat16_x86_64 = true,
-     .bitint_max = 8388608},
+     .bitint_max = 8388608,
+     .msc_ver = "1933",
+     .msc_full_ver = "193300000",
+     .msvc_fp_macros = true,
+     .iso_volatile = false,
+     .crt_builtin_offsetof = true,
+     .typeinfo_equality = true},
     {.compiler = Compiler::Clang19,
      .float16_x86_64 = true,
      .bfloat16_x86_64 = true,
-     .bitint_max = 8388608},
+     .bitint_max = 8388608,
+     .msc_ver = "1933",
+     .msc_full_ver = "193300000",
+     .msvc_fp_macros = true,
+     .iso_volatile = true,
+     .crt_builtin_offsetof = false,
+     .typeinfo_equality = true},
     {.compiler = Compiler::Clang14,
      .float16_x86_64 = false,
      .bfloat16_x86_64 = false,
-     .bitint_max = 128},
+     .bitint_max = 128,
+     .msc_ver = "1920",
+     .msc_full_ver = "192000000",
+     .msvc_fp_macros = false,
+     .iso_volatile = false,
+     .crt_builtin_offsetof = false,
+     .typeinfo_equality = false},
 };
 constexpr Compiler kX86Compilers[] = {Compiler::Clang22, Compiler::Clang19, Compiler::Clang14};
 
@@ -198,6 +226,64 @@ std::string osEnv(const Triple& t) {
   return t.vendor + "-" + t.os + (t.env.empty() ? "" : "-" + t.env);
 }
 
+// The operating systems (and C ABIs) abikit models on x86.
+enum class X86Os : uint8_t { Linux, WindowsMsvc, WindowsGnu };
+
+// The Windows OS macros (clang's WindowsTargetInfo and MicrosoftX86_64/MinGWX86_64 TargetInfo).
+template <class Def> void addWindowsMacros(X86Os os, const X86CompilerFacts& cc, Def def) {
+  def("_WIN32");
+  def("_WIN64");
+  if (os == X86Os::WindowsGnu) def("__SIZEOF_FLOAT128__", "16");
+  for (const char* n : {"__PIC__", "__pic__"}) def(n, "2");
+  if (os == X86Os::WindowsMsvc) {
+    def("_INTEGRAL_MAX_BITS", "64");
+    def("_MSC_BUILD");
+    def("_MSC_EXTENSIONS");
+    def("_MSC_VER", cc.msc_ver);
+    def("_MSC_FULL_VER", cc.msc_full_ver);
+    def("_MSVC_EXECUTION_CHARACTER_SET", "65001");
+    def("_M_AMD64", "100");
+    def("_M_X64", "100");
+    def("__STDC_NO_THREADS__");
+    if (cc.msvc_fp_macros) {
+      def("_MSVC_CONSTEXPR_ATTRIBUTE");
+      def("_M_FP_CONTRACT");
+      def("_M_FP_PRECISE");
+    }
+    if (cc.iso_volatile) def("_ISO_VOLATILE");
+    if (cc.crt_builtin_offsetof) def("_CRT_USE_BUILTIN_OFFSETOF");
+    return;
+  }
+  for (const char* n :
+       {"WIN32", "WIN64", "WINNT", "__WIN32", "__WIN32__", "__WIN64", "__WIN64__", "__WINNT",
+        "__WINNT__", "__MINGW32__", "__MINGW64__", "__MSVCRT__", "__SEH__"})
+    def(n);
+  if (cc.typeinfo_equality) def("__GXX_TYPEINFO_EQUALITY_INLINE", "0");
+  def("__declspec(a)", "__attribute__((a))");
+  for (const char* cc_name : {"cdecl", "fastcall", "pascal", "stdcall", "thiscall"}) {
+    const std::string value = std::string("__attribute__((__") + cc_name + "__))";
+    def(("__" + std::string(cc_name)).c_str(), value.c_str());
+    def(("_" + std::string(cc_name)).c_str(), value.c_str());
+  }
+}
+
+// The OS of a triple, spelled as clang normalises it: "linux-gnu", "windows-msvc" (also
+// "windows" alone, clang's default environment there), "w64-windows-gnu" (also the
+// "w64-mingw32" spelling and a "pc" vendor); false for anything else.
+bool x86Os(const std::string& env, X86Os& os) {
+  if (env == "linux-gnu") {
+    os = X86Os::Linux;
+  } else if (env == "windows-msvc" || env == "windows") {
+    os = X86Os::WindowsMsvc;
+  } else if (env == "w64-windows-gnu" || env == "w64-mingw32" || env == "windows-gnu" ||
+             env == "mingw32") {
+    os = X86Os::WindowsGnu;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (o.code_object_version) targetError("-mcode-object-version is an AMDGPU option");
   if (o.wavefront_size) targetError("-m[no-]wavefrontsize64 is an AMDGPU option");
@@ -206,15 +292,16 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (t.arch == "i486" || t.arch == "i586")
     targetError("abikit models i386-linux-gnu and i686-linux-gnu (processor i686), not " + t.arch +
                 " yet");
-  const std::string env = osEnv(t);
-  if (env.rfind("windows", 0) == 0 || env.rfind("w64-windows", 0) == 0 ||
-      env.rfind("w64-mingw32", 0) == 0 || env.rfind("mingw32", 0) == 0)
-    targetError("Windows targets ('" + t.text +
-                "') need the Microsoft record layout, which abikit does not model yet");
-  if (env != "linux-gnu")
+  X86Os os = X86Os::Linux;
+  if (!x86Os(osEnv(t), os))
     targetError("unknown x86 triple '" + t.text +
-                "' (known: x86_64-linux-gnu, i386-linux-gnu, "
-                "i686-linux-gnu)");
+                "' (known: x86_64-linux-gnu, i386-linux-gnu, i686-linux-gnu, "
+                "x86_64-pc-windows-msvc, x86_64-w64-windows-gnu)");
+  const bool windows = os != X86Os::Linux;
+  if (windows && !is64)
+    targetError("abikit models 64-bit Windows only (x86_64-pc-windows-msvc, "
+                "x86_64-w64-windows-gnu), not '" +
+                t.text + "'");
   if (!o.march.empty() || !o.mcpu.empty())
     targetError("abikit models the default x86 processor (" +
                 std::string(is64 ? "x86-64" : "i686") + "); -march/-mcpu are not modelled yet");
@@ -222,7 +309,10 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   rejectUnusedOption("x86", "-mcmodel", o.mcmodel);
   const X86CompilerFacts& cc = compilerFacts(out.compiler);
 
-  out.triple = is64 ? "x86_64-linux-gnu" : "i386-linux-gnu";
+  out.triple = os == X86Os::WindowsMsvc  ? "x86_64-pc-windows-msvc"
+               : os == X86Os::WindowsGnu ? "x86_64-w64-windows-gnu"
+               : is64                    ? "x86_64-linux-gnu"
+                                         : "i386-linux-gnu";
   out.arch = is64 ? "x86_64" : "i386";
   out.cpu = is64 ? "x86-64" : "i686";
   out.spelling = out.triple;
@@ -274,6 +364,28 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
     d.va_list = {24, 8};
     d.max_align_t_align = 16;
     d.bitint_max_align = 8;
+    if (windows) {
+      // LLP64: long stays 32-bit; 64-bit types are long long; wchar_t is UTF-16; va_list is a
+      // plain pointer.
+      d.of(IntKind::Long) = d.of(IntKind::ULong) = {4, 4};
+      d.size_type = IntKind::ULongLong;
+      d.ptrdiff_type = d.intptr_type = d.intmax_type = d.int64_type = IntKind::LongLong;
+      d.wchar_type = d.wint_type = IntKind::UShort;
+      d.va_list_kind = VaListKind::CharPtr;
+      d.va_list = {8, 8};
+    }
+    if (os == X86Os::WindowsMsvc) {
+      // Microsoft: long double is double; max_align_t is double (clang's <stddef.h> under
+      // _MSC_VER); records follow the Microsoft rules in the Microsoft C dialect.
+      d.of(FloatKind::LongDouble) = {8, 8};
+      d.float_formats[size_t(FloatKind::LongDouble)] = FloatFormat::IEEEDouble;
+      d.max_align_t_align = 8;
+      d.record_rules = RecordRules::Microsoft;
+      d.ms_extensions = true;
+      d.of(FloatKind::Float128) = {}; // MinGW keeps __float128 (without __FLOAT128__)
+      d.float_formats[size_t(FloatKind::Float128)] = FloatFormat::None;
+    }
+    if (os == X86Os::WindowsGnu) d.ms_bitfields = true; // clang's -mms-bitfields default
   } else {
     // i386: double and long long are 4-aligned in records and as _Alignof; __alignof__ (the
     // preferred alignment) is 8 (the parser's rule for every target).
@@ -314,6 +426,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
              0,
              is64, // x86-64 uses RELA relocations, i386 REL
              is64 ? kEmX86_64Name : kEm386Name};
+  if (windows) out.elf = {}; // Windows objects are COFF: no ELF identity (machine 0)
 
   // Predefined macros (clang X86TargetInfo::getTargetDefines for the default processor, and the
   // Linux OS defines).
@@ -339,16 +452,24 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   def("__SEG_GS");
   def("__seg_fs", "__attribute__((address_space(257)))");
   def("__seg_gs", "__attribute__((address_space(256)))");
-  def("__FLOAT128__");
-  def("__SIZEOF_FLOAT128__", "16");
-  def("__ELF__");
-  for (const char* n :
-       {"__gnu_linux__", "__linux", "__linux__", "__unix", "__unix__", "linux", "unix"})
-    def(n);
-  for (const char* n : {"__PIC__", "__PIE__", "__pic__", "__pie__"}) def(n, "2");
-  def("__GCC_HAVE_DWARF2_CFI_ASM");
+  if (windows) {
+    addWindowsMacros(os, cc, def);
+  } else {
+    def("__FLOAT128__");
+    def("__SIZEOF_FLOAT128__", "16");
+    def("__ELF__");
+    for (const char* n :
+         {"__gnu_linux__", "__linux", "__linux__", "__unix", "__unix__", "linux", "unix"})
+      def(n);
+    for (const char* n : {"__PIC__", "__PIE__", "__pic__", "__pie__"}) def(n, "2");
+    def("__GCC_HAVE_DWARF2_CFI_ASM");
+  }
 
-  const HostTarget host{is64 ? "System V AMD64 psABI" : "System V i386 psABI", "linux"};
+  const HostTarget host = os == X86Os::WindowsMsvc ? HostTarget{"Microsoft x64", "windows"}
+                          : os == X86Os::WindowsGnu
+                              ? HostTarget{"Microsoft x64 (MinGW-w64)", "windows"}
+                          : is64 ? HostTarget{"System V AMD64 psABI", "linux"}
+                                 : HostTarget{"System V i386 psABI", "linux"};
   auto& p = out.properties;
   p.clear();
   p.push_back({"psabi", std::string(host.psabi), {}, false});
@@ -369,6 +490,18 @@ void summaries(std::vector<TargetSummary>& out) {
   b.description = "32-bit x86 Linux host (System V i386 psABI, processor i686; layout only)";
   b.cpus = {"i686"};
   out.push_back(std::move(b));
+  TargetSummary c;
+  c.family = Family::X86;
+  c.name = "x86_64-pc-windows-msvc";
+  c.description = "x86-64 Windows host, MSVC ABI (LLP64, Microsoft record layout; layout only)";
+  c.cpus = {"x86-64"};
+  out.push_back(std::move(c));
+  TargetSummary w;
+  w.family = Family::X86;
+  w.name = "x86_64-w64-windows-gnu";
+  w.description = "x86-64 Windows host, MinGW-w64 (LLP64, ms_struct bit-fields; layout only)";
+  w.cpus = {"x86-64"};
+  out.push_back(std::move(w));
 }
 
 } // namespace

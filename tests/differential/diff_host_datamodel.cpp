@@ -1,5 +1,6 @@
-// Host targets (x86_64-linux-gnu, i386-linux-gnu) against every clang abikit models for them and
-// finds installed, and against the native GCC 12 (x86-64, and -m32 for i386):
+// Host targets (x86_64-linux-gnu, i386-linux-gnu, aarch64-linux-gnu, x86_64-pc-windows-msvc,
+// x86_64-w64-windows-gnu) against every clang abikit models for them and finds installed, and
+// against the native GCC 12 (x86-64, and -m32 for i386):
 //  - predefinedMacros(target, C) against `clang-N --target T -E -dM -x c /dev/null`: every
 //    macro, both ways;
 //  - sizeof, _Alignof and __alignof__ of every scalar type, pointers, va_list, _Complex,
@@ -22,7 +23,12 @@ using namespace abikit;
 
 namespace {
 
-const char* const kTriples[] = {"x86_64-linux-gnu", "i386-linux-gnu", "aarch64-linux-gnu"};
+const char* const kTriples[] = {"x86_64-linux-gnu", "i386-linux-gnu", "aarch64-linux-gnu",
+                                "x86_64-pc-windows-msvc", "x86_64-w64-windows-gnu"};
+
+bool isWindows(const std::string& triple) {
+  return triple.find("windows") != std::string::npos;
+}
 
 struct Case {
   std::string triple;
@@ -33,9 +39,9 @@ std::vector<Case> cases(bool with_gcc) {
   std::vector<Case> out;
   for (const char* t : kTriples) {
     for (const std::string& cc : oracle::modelledClangs(t)) out.push_back({t, cc});
-    // The native GCC (x86-64, -m32): no AArch64 cross compiler is installed.
+    // The native GCC (x86-64, -m32): no AArch64 or Windows cross compiler is installed.
     if (with_gcc && !oracle::findProgram("gcc-12").empty() &&
-        std::string(t).rfind("aarch64", 0) != 0)
+        std::string(t).rfind("aarch64", 0) != 0 && !isWindows(t))
       out.push_back({t, "gcc-12"});
   }
   return out;
@@ -220,6 +226,12 @@ TEST_P(HostLayout, ElfIdentityMatchesObject) {
   std::string bytes = oracle::readFile(dir.file("o.c.o"));
   ASSERT_GT(bytes.size(), 64u);
   auto u8 = [&](size_t o) { return uint8_t(bytes[o]); };
+  if (isWindows(c.triple)) {
+    // A COFF object (IMAGE_FILE_MACHINE_AMD64): abikit gives no ELF identity.
+    EXPECT_EQ(t.elf.machine, 0u);
+    EXPECT_EQ(uint16_t(u8(0) | u8(1) << 8), 0x8664);
+    return;
+  }
   EXPECT_EQ(u8(4), t.elf.elf_class);
   EXPECT_EQ(u8(5), t.elf.data);
   EXPECT_EQ(u8(7), t.elf.osabi);
@@ -294,8 +306,10 @@ TEST_P(HostDwarfRegisters, NumbersMatchLlvm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Host, HostDwarfRegisters, ::testing::ValuesIn([] {
+                           // Windows has the same numbers (and no DWARF CFI of its own).
                            std::vector<std::string> v;
-                           for (const char* t : kTriples) v.push_back(t);
+                           for (const char* t : kTriples)
+                             if (!isWindows(t)) v.push_back(t);
                            return v;
                          }()),
                          [](const ::testing::TestParamInfo<std::string>& info) {

@@ -59,6 +59,8 @@ const BaseAbi kBaseAbis[] = {
     {"x86_64", "x86_64-linux-gnu", "", "", "", OracleKind::Clang},
     {"i386", "i386-linux-gnu", "", "", "", OracleKind::Clang},
     {"aarch64", "aarch64-linux-gnu", "", "", "", OracleKind::Clang},
+    {"x86_64_msvc", "x86_64-pc-windows-msvc", "", "", "", OracleKind::Clang},
+    {"x86_64_mingw", "x86_64-w64-windows-gnu", "", "", "", OracleKind::Clang},
 };
 
 /// One ABI with one compiler: the clang ABIs run against every clang abikit models for them
@@ -455,8 +457,8 @@ private:
             v.detail += "  " +
                         (g.name.empty() ? "anonymous record at line " + std::to_string(g.line)
                                         : recordSpelling(g)) +
-                        "\n    abikit:   " + factsText(ours, false) +
-                        "\n    clang-14: " + factsText(theirs, false) + "\n";
+                        "\n    abikit:   " + factsText(ours, false) + "\n    " + abi_.compiler +
+                        ": " + factsText(theirs, false) + "\n";
           }
           continue;
         }

@@ -45,11 +45,43 @@ TEST(X86Target, TriplesNormalise) {
   EXPECT_EQ(i.cpu, "i686");
 }
 
+TEST(X86Target, Windows) {
+  Target m = targetFor("x86_64-pc-windows-msvc");
+  EXPECT_EQ(m.triple, "x86_64-pc-windows-msvc");
+  EXPECT_EQ(m.data.record_rules, RecordRules::Microsoft);
+  EXPECT_TRUE(m.data.ms_extensions);
+  EXPECT_EQ(m.data.of(IntKind::Long).size, 4u);
+  EXPECT_EQ(m.data.of(FloatKind::LongDouble).size, 8u);
+  EXPECT_EQ(m.data.of(m.data.wchar_type).size, 2u);
+  EXPECT_EQ(m.data.va_list_kind, VaListKind::CharPtr);
+  EXPECT_FALSE(m.data.of(FloatKind::Float128).supported());
+  EXPECT_EQ(m.elf.machine, 0u); // COFF objects
+  EXPECT_EQ(m.host().psabi, "Microsoft x64");
+  EXPECT_EQ(targetFor("x86_64-windows-msvc").triple, "x86_64-pc-windows-msvc");
+  Target g = targetFor("x86_64-w64-mingw32");
+  EXPECT_EQ(g.triple, "x86_64-w64-windows-gnu");
+  EXPECT_EQ(g.data.record_rules, RecordRules::Itanium);
+  EXPECT_TRUE(g.data.ms_bitfields);
+  EXPECT_FALSE(g.data.ms_extensions);
+  EXPECT_EQ(g.data.of(FloatKind::LongDouble).size, 16u);
+  EXPECT_EQ(g.data.size_type, IntKind::ULongLong);
+  // The dialect's macros: no GNU identity under MSVC, the GNU one (and __declspec) on MinGW.
+  auto has = [](const Target& t, const char* name) {
+    for (const auto& [k, v] : predefinedMacros(t, Language::C))
+      if (k == name) return true;
+    return false;
+  };
+  EXPECT_FALSE(has(m, "__GNUC__"));
+  EXPECT_FALSE(has(m, "__STDC__"));
+  EXPECT_TRUE(has(m, "_MSC_VER"));
+  EXPECT_TRUE(has(g, "__GNUC__"));
+  EXPECT_TRUE(has(g, "__declspec(a)"));
+}
+
 TEST(X86Target, UnmodelledCombinationsAreErrors) {
-  EXPECT_NE(targetError("x86_64-pc-windows-msvc").find("Microsoft record layout"),
-            std::string::npos);
-  EXPECT_NE(targetError("x86_64-w64-windows-gnu").find("Microsoft record layout"),
-            std::string::npos);
+  EXPECT_NE(targetError("i686-pc-windows-msvc").find("64-bit Windows only"), std::string::npos);
+  EXPECT_NE(targetError("i686-w64-windows-gnu").find("64-bit Windows only"), std::string::npos);
+  EXPECT_NE(targetError("x86_64-pc-windows-cygnus").find("unknown x86 triple"), std::string::npos);
   EXPECT_NE(targetError("x86_64-linux-gnu", "x86-64-v3").find("-march/-mcpu are not modelled"),
             std::string::npos);
   EXPECT_NE(targetError("i586-linux-gnu").find("not i586"), std::string::npos);

@@ -45,7 +45,7 @@ public:
   }
 
   GProgram run() {
-    genRecord(0, false, 0);
+    genRecord(0, false, 0, false);
     return std::move(p_);
   }
 
@@ -233,7 +233,7 @@ private:
           return b;
         }
       }
-      b.ref = genRecord(depth + 1, false, 0);
+      b.ref = genRecord(depth + 1, false, 0, false);
       return b;
     }
   }
@@ -258,11 +258,17 @@ private:
     return b;
   }
 
-  GField genField(int depth, bool bitfield_heavy, uint32_t pack) {
+  GField genField(int depth, bool bitfield_heavy, uint32_t pack, bool ms_struct) {
     GField f;
     f.name = fieldName();
     if (chance(bitfield_heavy ? 55 : 12)) {
       f.base = bitFieldBase();
+      // ms_struct units wider than 255 bits are refused by abikit (clang wraps them).
+      if ((ms_struct || d_.ms_bitfields) && valueWidth(f.base) > 128) {
+        f.base = GBase{};
+        f.base.kind = GBase::Int;
+        f.base.ik = IntKind::Int;
+      }
       uint64_t limit = valueWidth(f.base);
       bool unnamed = chance(22);
       uint64_t w;
@@ -284,7 +290,7 @@ private:
     }
     if (depth < 3 && chance(7)) {
       f.name.clear();
-      f.anon = genRecord(depth + 1, true, pack);
+      f.anon = genRecord(depth + 1, true, pack, ms_struct);
       return f;
     }
     f.base = valueBase(depth);
@@ -297,7 +303,7 @@ private:
     return f;
   }
 
-  int genRecord(int depth, bool anonymous, uint32_t inherited_pack) {
+  int genRecord(int depth, bool anonymous, uint32_t inherited_pack, bool inherited_ms) {
     int idx = int(p_.records.size());
     p_.records.emplace_back();
     {
@@ -307,12 +313,15 @@ private:
       r.packed = chance(12);
       if (chance(10)) r.aligned = pickAlign(6);
       r.pack = anonymous ? inherited_pack : (chance(12) ? pickAlign(5) : 0);
+      // ms_struct (clang on every target; GCC only on x86).
+      r.ms_struct = anonymous ? inherited_ms : clang() && chance(10);
     }
     uint32_t pack = p_.records[size_t(idx)].pack;
+    bool ms = p_.records[size_t(idx)].ms_struct;
     bool heavy = chance(40);
     size_t n = chance(2) ? 0 : 1 + below(7);
     std::vector<GField> fields;
-    for (size_t i = 0; i < n; ++i) fields.push_back(genField(depth, heavy, pack));
+    for (size_t i = 0; i < n; ++i) fields.push_back(genField(depth, heavy, pack, ms));
     bool is_union = p_.records[size_t(idx)].is_union;
     bool named = std::any_of(fields.begin(), fields.end(),
                              [](const GField& f) { return !(f.bit_width >= 0 && f.name.empty()); });
@@ -445,6 +454,7 @@ void renderRecord(Writer& w, GProgram& p, int idx, int indent) {
 } // namespace
 
 IntKind enumUnderlying(const std::vector<int64_t>& values, bool packed, const DataModel& d) {
+  if (d.ms_extensions) return IntKind::Int;
   unsigned neg = 0, pos = 0;
   for (int64_t v : values) {
     if (v < 0)
@@ -511,8 +521,10 @@ std::string render(std::vector<GProgram>& programs) {
       case GDecl::Record: {
         const GRecord& r = p.records[size_t(d.index)];
         if (r.pack) w.put("#pragma pack(push, " + std::to_string(r.pack) + ")\n");
+        if (r.ms_struct) w.put("#pragma ms_struct on\n");
         renderRecord(w, p, d.index, 0);
         w.put(";\n");
+        if (r.ms_struct) w.put("#pragma ms_struct off\n");
         if (r.pack) w.put("#pragma pack(pop)\n");
         break;
       }
@@ -578,6 +590,7 @@ struct Builder {
     rd->packed = g.packed;
     rd->aligned = g.aligned;
     rd->max_field_align = g.pack;
+    rd->ms_struct = g.ms_struct;
     for (const GField& f : g.fields) {
       FieldDecl fd;
       fd.loc = {file, g.line, g.col};
@@ -640,6 +653,11 @@ void clearPack(GProgram& c, size_t r) {
   for (const GField& f : c.records[r].fields)
     if (f.anon >= 0) clearPack(c, size_t(f.anon));
 }
+void clearMsStruct(GProgram& c, size_t r) {
+  c.records[r].ms_struct = false;
+  for (const GField& f : c.records[r].fields)
+    if (f.anon >= 0) clearMsStruct(c, size_t(f.anon));
+}
 } // namespace
 
 std::vector<GProgram> shrinkCandidates(const GProgram& p, const DataModel& d) {
@@ -679,6 +697,8 @@ std::vector<GProgram> shrinkCandidates(const GProgram& p, const DataModel& d) {
     if (rec.packed) add([&](GProgram& c) { return c.records[r].packed = false, true; });
     if (rec.aligned) add([&](GProgram& c) { return c.records[r].aligned = 0, true; });
     if (rec.pack && !rec.name.empty()) add([&](GProgram& c) { return clearPack(c, r), true; });
+    if (rec.ms_struct && !rec.name.empty())
+      add([&](GProgram& c) { return clearMsStruct(c, r), true; });
     if (rec.is_union) add([&](GProgram& c) { return c.records[r].is_union = false, true; });
   }
   for (size_t t = 0; t < p.typedefs.size(); ++t) {
@@ -755,6 +775,7 @@ void Coverage::add(const GProgram& p) {
     packed_records += r.packed;
     aligned_records += r.aligned != 0;
     pragma_pack += r.pack != 0 && !r.name.empty();
+    ms_struct += r.ms_struct && !r.name.empty();
     for (const GField& f : r.fields) {
       ++fields;
       if (f.anon >= 0) {
@@ -785,6 +806,7 @@ std::string Coverage::text() const {
   item("packed", packed_records);
   item("aligned", aligned_records);
   item("#pragma pack", pragma_pack);
+  item("#pragma ms_struct", ms_struct);
   item("anonymous members", anonymous_members);
   item("fields", fields);
   item("bit-fields", bitfields);

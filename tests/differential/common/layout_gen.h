@@ -70,7 +70,8 @@ struct GRecord {
   bool is_union = false;
   bool packed = false;
   uint32_t aligned = 0;
-  uint32_t pack = 0; // #pragma pack in effect (inherited by inline anonymous records)
+  uint32_t pack = 0;      // #pragma pack in effect (inherited by inline anonymous records)
+  bool ms_struct = false; // #pragma ms_struct on at the definition (inherited likewise)
   std::vector<GField> fields;
   // Set by render(): where the `struct`/`union` keyword is.
   uint32_t line = 0, col = 0;
@@ -125,15 +126,17 @@ std::vector<GProgram> shrinkCandidates(const GProgram& p, const DataModel& d);
 /// How often each construct occurs in a set of cases (printed by the test to show coverage).
 struct Coverage {
   uint64_t records = 0, unions = 0, packed_records = 0, aligned_records = 0, pragma_pack = 0,
-           anonymous_members = 0, fields = 0, bitfields = 0, zero_width = 0, unnamed_bitfields = 0,
-           packed_fields = 0, aligned_fields = 0, flexible_arrays = 0, arrays = 0, vectors = 0,
-           ext_vectors = 0, complex = 0, enums = 0, packed_enums = 0, bitints = 0,
-           aligned_typedefs = 0, address_space_pointers = 0, function_pointers = 0, int128 = 0;
+           ms_struct = 0, anonymous_members = 0, fields = 0, bitfields = 0, zero_width = 0,
+           unnamed_bitfields = 0, packed_fields = 0, aligned_fields = 0, flexible_arrays = 0,
+           arrays = 0, vectors = 0, ext_vectors = 0, complex = 0, enums = 0, packed_enums = 0,
+           bitints = 0, aligned_typedefs = 0, address_space_pointers = 0, function_pointers = 0,
+           int128 = 0;
   void add(const GProgram& p);
   std::string text() const;
 };
 
-/// The underlying type clang-14 gives an enum with these values (C rules) on this data model.
+/// The underlying type clang-14 gives an enum with these values (C rules; the Microsoft
+/// dialect: int) on this data model.
 IntKind enumUnderlying(const std::vector<int64_t>& values, bool packed, const DataModel& d);
 
 } // namespace abikit::difftest
