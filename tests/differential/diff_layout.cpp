@@ -61,6 +61,8 @@ const BaseAbi kBaseAbis[] = {
     {"aarch64", "aarch64-linux-gnu", "", "", "", OracleKind::Clang},
     {"x86_64_msvc", "x86_64-pc-windows-msvc", "", "", "", OracleKind::Clang},
     {"x86_64_mingw", "x86_64-w64-windows-gnu", "", "", "", OracleKind::Clang},
+    {"x86_64_gcc", "x86_64-linux-gnu", "", "", "", OracleKind::Gcc},
+    {"i386_gcc", "i386-linux-gnu", "", "", "", OracleKind::Gcc},
 };
 
 /// One ABI with one compiler: the clang ABIs run against every clang abikit models for them
@@ -97,13 +99,14 @@ constexpr size_t kShrinkBudget = 300; // compiler runs per shrink
 std::vector<std::string> compilerCommand(const Abi& abi) {
   std::vector<std::string> cmd;
   if (abi.oracle == OracleKind::Gcc) {
-    cmd = {"riscv64-unknown-elf-gcc",
-           std::string("-march=") + abi.march,
-           std::string("-mabi=") + abi.mabi,
-           "-S",
-           "-O0",
-           "-w",
-           "-fno-toplevel-reorder"};
+    // The RISC-V cross GCC, or the native GCC 12 for the x86 hosts (-m64, -m32).
+    const bool x86 = std::string(abi.triple).rfind("riscv", 0) != 0;
+    if (x86)
+      cmd = {"gcc-12", std::string(abi.triple).rfind("x86_64", 0) == 0 ? "-m64" : "-m32"};
+    else
+      cmd = {"riscv64-unknown-elf-gcc", std::string("-march=") + abi.march,
+             std::string("-mabi=") + abi.mabi};
+    for (const char* a : {"-S", "-O0", "-w", "-fno-toplevel-reorder"}) cmd.push_back(a);
     return cmd;
   }
   cmd = {abi.compiler, std::string("--target=") + abi.triple, "-w", "-fsyntax-only"};
@@ -212,11 +215,11 @@ std::map<std::string, std::vector<uint8_t>> parseAsmData(const std::string& text
     ls >> dir;
     std::string rest;
     std::getline(ls, rest);
-    int width = dir == ".byte"                                         ? 1
-                : dir == ".half" || dir == ".2byte" || dir == ".short" ? 2
-                : dir == ".word" || dir == ".4byte" || dir == ".long"  ? 4
-                : dir == ".dword" || dir == ".8byte" || dir == ".quad" ? 8
-                                                                       : 0;
+    int width = dir == ".byte"                                                            ? 1
+                : dir == ".half" || dir == ".2byte" || dir == ".short" || dir == ".value" ? 2
+                : dir == ".word" || dir == ".4byte" || dir == ".long"                     ? 4
+                : dir == ".dword" || dir == ".8byte" || dir == ".quad"                    ? 8
+                                                                                          : 0;
     if (width) {
       std::istringstream vs(rest);
       std::string item;
@@ -717,7 +720,8 @@ TEST_P(DiffLayout, AgreesWithCompiler) {
   std::printf("[ layout  ] %s: %llu cases, %llu records vs %s: %llu disagreements, %llu rejected "
               "by the compiler alone, %llu by both; %llu c-assert files compiled\n",
               abi.name.c_str(), (unsigned long long)count, (unsigned long long)records,
-              abi.oracle == OracleKind::Gcc ? "riscv64-unknown-elf-gcc" : abi.compiler.c_str(),
+              abi.oracle == OracleKind::Gcc ? compilerCommand(abi)[0].c_str()
+                                            : abi.compiler.c_str(),
               (unsigned long long)disagreements, (unsigned long long)rejected,
               (unsigned long long)both_rejected, (unsigned long long)assert_files);
   std::printf("[ layout  ] %s coverage: %s\n", abi.name.c_str(), coverage.text().c_str());

@@ -27,7 +27,8 @@ unsigned minSignedBits(int64_t v) {
 class Generator {
 public:
   Generator(uint64_t seed, const std::string& prefix, const Target& target, OracleKind oracle)
-      : rng_(seed), d_(dataModelFor(target, Language::C)), oracle_(oracle) {
+      : rng_(seed), d_(dataModelFor(target, Language::C)), oracle_(oracle),
+        gcc_i386_(oracle == OracleKind::Gcc && target.arch == "i386") {
     p_.seed = seed;
     p_.prefix = prefix;
     for (IntKind k : kAllInts)
@@ -150,6 +151,8 @@ private:
       // GCC caps vector alignment at 16 bytes on RISC-V, clang does not (docs/targets/riscv.md).
       uint64_t max_bytes = clang() ? 128 : 16;
       while (t.vec_count > 1 && elem * t.vec_count > max_bytes) t.vec_count /= 2;
+      // GCC aligns i386's 8-byte vectors to 4, clang to 8 (docs/targets/x86.md).
+      if (gcc_i386_ && elem * t.vec_count == 8) t.vec_count *= 2;
     } else {
       t.base = valueBase(depth + 1, /*allow_typedef=*/depth < 2);
       if (chance(70)) t.aligned = pickAlign(5);
@@ -356,6 +359,7 @@ private:
   std::mt19937_64 rng_;
   DataModel d_;
   OracleKind oracle_;
+  const bool gcc_i386_; // the oracle is GCC -m32
   GProgram p_;
   std::vector<IntKind> ints_;
   std::vector<FloatKind> floats_;
