@@ -3,7 +3,8 @@
 #include "abikit/compat.h"
 
 #include <algorithm>
-#include <map>
+#include <string_view>
+#include <unordered_map>
 
 namespace abikit {
 
@@ -29,7 +30,8 @@ void collectFields(const LayoutEngine& layout, const RecordDecl& rd, uint64_t ba
 
 struct Side {
   CompatLayout layout;
-  std::vector<const FieldDecl*> decls; // parallel to layout.fields
+  std::vector<const FieldDecl*> decls;                // parallel to layout.fields
+  std::unordered_map<std::string_view, size_t> index; // member name -> its index
 };
 
 Side sideOf(const LayoutEngine& layout, const RecordDecl* rd) {
@@ -43,30 +45,51 @@ Side sideOf(const LayoutEngine& layout, const RecordDecl* rd) {
   return s;
 }
 
-const CompatField* findField(const CompatLayout& l, const std::string& name, size_t* index) {
-  for (size_t i = 0; i < l.fields.size(); ++i)
-    if (l.fields[i].name == name) {
-      *index = i;
-      return &l.fields[i];
-    }
-  return nullptr;
+// Records with more members than this get a hash index of their names; smaller ones are
+// searched (no allocation per record).
+constexpr size_t kIndexedFields = 24;
+
+// Fills Side::index; once the Side is in its final place (the keys view its member names).
+void indexFields(Side& s) {
+  if (s.layout.fields.size() <= kIndexedFields) return;
+  s.index.reserve(s.layout.fields.size());
+  for (size_t i = 0; i < s.layout.fields.size(); ++i)
+    s.index.emplace(s.layout.fields[i].name, i); // the first of a repeated name
 }
 
-// Adds a difference when the values are not all equal: absent ones too for "present", else
-// only the sides that have the value.
-void differ(CompatRecord& r, const std::string& field, const char* what,
-            std::vector<std::optional<uint64_t>> values) {
+// The index of the member named `name` on side `s`, or -1.
+ptrdiff_t findField(const Side& s, std::string_view name) {
+  if (s.layout.fields.size() > kIndexedFields) {
+    auto it = s.index.find(name);
+    return it == s.index.end() ? -1 : ptrdiff_t(it->second);
+  }
+  for (size_t i = 0; i < s.layout.fields.size(); ++i)
+    if (s.layout.fields[i].name == name) return ptrdiff_t(i);
+  return -1;
+}
+
+// Adds a difference when the values `get(0..n-1)` are not all equal: absent ones too for
+// "present", else only the sides that have the value. The values are collected only then.
+template <class Get>
+void differ(CompatRecord& r, std::string_view field, const char* what, size_t n, Get get) {
   const bool presence = std::string_view(what) == "present";
-  const std::optional<uint64_t>* first = nullptr;
-  for (const auto& v : values) {
+  std::optional<uint64_t> first;
+  bool have_first = false, differs = false;
+  for (size_t i = 0; i < n && !differs; ++i) {
+    const std::optional<uint64_t> v = get(i);
     if (!presence && !v) continue;
-    if (!first) {
-      first = &v;
-    } else if (presence ? v.has_value() != first->has_value() : v != *first) {
-      r.differences.push_back({field, what, std::move(values)});
-      return;
+    if (!have_first) {
+      first = v;
+      have_first = true;
+    } else {
+      differs = presence ? v.has_value() != first.has_value() : v != first;
     }
   }
+  if (!differs) return;
+  std::vector<std::optional<uint64_t>> values;
+  values.reserve(n);
+  for (size_t i = 0; i < n; ++i) values.push_back(get(i));
+  r.differences.push_back({std::string(field), what, std::move(values)});
 }
 
 std::string joined(const std::vector<std::optional<uint64_t>>& v) {
@@ -77,7 +100,22 @@ std::string joined(const std::vector<std::optional<uint64_t>>& v) {
 
 // Notes on a member whose meaning (not only position) differs between targets.
 void memberNotes(CompatRecord& r, const std::string& name, std::span<const CompatSide> sides,
-                 const std::vector<const FieldDecl*>& decls) {
+                 const std::vector<const FieldDecl*>& decls,
+                 const std::vector<const CompatField*>& fields) {
+  // Most members are neither: look before building anything.
+  auto base = [](const FieldDecl* f) {
+    const Type* t = stripTypedefs(f->type);
+    while (auto* at = dyn<ArrayType>(t)) t = stripTypedefs(at->element);
+    return t;
+  };
+  bool any = false;
+  for (const FieldDecl* f : decls) {
+    if (!f) continue;
+    const Type* t = base(f);
+    auto* ft = dyn<FloatType>(t);
+    any |= t->kind == TypeKind::Pointer || (ft && ft->fkind == FloatKind::LongDouble);
+  }
+  if (!any) return;
   bool pointer = false, long_double = false;
   std::vector<std::optional<uint64_t>> formats, sizes;
   for (size_t i = 0; i < sides.size(); ++i) {
@@ -87,8 +125,8 @@ void memberNotes(CompatRecord& r, const std::string& name, std::span<const Compa
       sizes.push_back(std::nullopt);
       continue;
     }
-    const Type* t = stripTypedefs(f->type);
-    while (auto* at = dyn<ArrayType>(t)) t = stripTypedefs(at->element);
+    sizes.push_back(fields[i]->size);
+    const Type* t = base(f);
     pointer |= t->kind == TypeKind::Pointer;
     const DataModel& d = sides[i].layout->context().target().data;
     if (auto* ft = dyn<FloatType>(t); ft && ft->fkind == FloatKind::LongDouble) {
@@ -97,7 +135,6 @@ void memberNotes(CompatRecord& r, const std::string& name, std::span<const Compa
     } else {
       formats.push_back(std::nullopt);
     }
-    sizes.push_back(sides[i].layout->of(f->type).size);
   }
   if (pointer)
     r.notes.push_back("'" + name +
@@ -126,77 +163,93 @@ void targetNotes(CompatRecord& r, std::span<const CompatSide> sides) {
 
 std::vector<CompatRecord> compareLayouts(std::span<const CompatSide> sides) {
   // Names in order of first appearance; each side's record by name.
+  // One table for every side: a name's position, and the record of each side at it (the first
+  // of a repeated name).
   std::vector<std::string> names;
-  std::vector<std::map<std::string, const RecordDecl*>> byName(sides.size());
-  for (size_t i = 0; i < sides.size(); ++i)
+  std::vector<const RecordDecl*> table; // names.size() rows of sides.size()
+  std::unordered_map<std::string, size_t> position;
+  position.reserve(sides.empty() ? 0 : sides[0].records.size());
+  for (size_t i = 0; i < sides.size(); ++i) {
     for (const RecordDecl* rd : sides[i].records) {
-      std::string n = rd->displayName(sides[i].layout->context());
-      if (byName[i].emplace(n, rd).second &&
-          std::find(names.begin(), names.end(), n) == names.end())
-        names.push_back(n);
+      auto [it, added] =
+          position.emplace(rd->displayName(sides[i].layout->context()), names.size());
+      if (added) {
+        names.push_back(it->first);
+        table.resize(table.size() + sides.size(), nullptr);
+      }
+      const RecordDecl*& slot = table[it->second * sides.size() + i];
+      if (!slot) slot = rd;
     }
+  }
 
   std::vector<CompatRecord> out;
   out.reserve(names.size());
-  for (const std::string& name : names) {
+  for (size_t k = 0; k < names.size(); ++k) {
     CompatRecord r;
-    r.name = name;
+    r.name = std::move(names[k]);
     std::vector<Side> s;
+    s.reserve(sides.size());
     for (size_t i = 0; i < sides.size(); ++i) {
-      auto it = byName[i].find(name);
-      s.push_back(sideOf(*sides[i].layout, it == byName[i].end() ? nullptr : it->second));
-      r.layouts.push_back(s.back().layout);
+      s.push_back(sideOf(*sides[i].layout, table[k * sides.size() + i]));
+      indexFields(s.back());
     }
-    auto each = [&](auto get) {
-      std::vector<std::optional<uint64_t>> v;
-      for (const Side& x : s) v.push_back(x.layout.present ? get(x.layout) : std::nullopt);
-      return v;
-    };
-    differ(r, "", "present", each([](const CompatLayout& l) { return std::optional(l.size); }));
-    differ(r, "", "size", each([](const CompatLayout& l) { return std::optional(l.size); }));
-    differ(r, "", "align",
-           each([](const CompatLayout& l) { return std::optional<uint64_t>(l.align); }));
-    // Members in order of first appearance.
-    std::vector<std::string> fields;
-    for (const Side& x : s)
-      for (const CompatField& f : x.layout.fields)
-        if (std::find(fields.begin(), fields.end(), f.name) == fields.end())
-          fields.push_back(f.name);
-    for (const std::string& fname : fields) {
-      std::vector<const CompatField*> fs;
-      std::vector<const FieldDecl*> decls;
-      for (const Side& x : s) {
-        size_t at = 0;
-        const CompatField* f = x.layout.present ? findField(x.layout, fname, &at) : nullptr;
-        fs.push_back(f);
-        decls.push_back(f ? x.decls[at] : nullptr);
-      }
-      auto per = [&](auto get) {
-        std::vector<std::optional<uint64_t>> v;
-        for (const CompatField* f : fs)
-          v.push_back(f ? std::optional<uint64_t>(get(*f)) : std::nullopt);
-        return v;
+    const size_t n = s.size();
+    auto record = [&](auto get) {
+      return [&s, get](size_t i) -> std::optional<uint64_t> {
+        return s[i].layout.present ? std::optional<uint64_t>(get(s[i].layout)) : std::nullopt;
       };
-      bool missing = false;
-      for (size_t i = 0; i < fs.size(); ++i) missing |= s[i].layout.present && !fs[i];
-      bool bitfield = false;
-      for (const CompatField* f : fs) bitfield |= f && f->bit_width >= 0;
+    };
+    differ(r, "", "present", n, record([](const CompatLayout& l) { return l.size; }));
+    differ(r, "", "size", n, record([](const CompatLayout& l) { return l.size; }));
+    differ(r, "", "align", n, record([](const CompatLayout& l) { return uint64_t(l.align); }));
+    // Members in order of first appearance: the first present side's, then the others' new
+    // ones.
+    std::vector<std::string_view> fields;
+    for (size_t i = 0; i < n; ++i)
+      for (const CompatField& f : s[i].layout.fields) {
+        bool known = false;
+        for (size_t j = 0; j < i && !known; ++j) known = findField(s[j], f.name) >= 0;
+        if (!known &&
+            (i == 0 || findField(s[i], f.name) == ptrdiff_t(&f - s[i].layout.fields.data())))
+          fields.push_back(f.name);
+      }
+    std::vector<const CompatField*> fs(n);
+    std::vector<const FieldDecl*> decls(n);
+    for (const std::string_view fname : fields) {
+      bool missing = false, bitfield = false;
+      for (size_t i = 0; i < n; ++i) {
+        const ptrdiff_t at = findField(s[i], fname);
+        fs[i] = at >= 0 ? &s[i].layout.fields[size_t(at)] : nullptr;
+        decls[i] = at >= 0 ? s[i].decls[size_t(at)] : nullptr;
+        missing |= s[i].layout.present && !fs[i];
+        bitfield |= fs[i] && fs[i]->bit_width >= 0;
+      }
+      auto per = [&fs](auto get) {
+        return [&fs, get](size_t i) -> std::optional<uint64_t> {
+          return fs[i] ? std::optional<uint64_t>(get(*fs[i])) : std::nullopt;
+        };
+      };
       if (missing) {
-        differ(r, fname, "present", per([&](const CompatField& f) {
+        differ(r, fname, "present", n, per([](const CompatField& f) {
                  return f.bit_width >= 0 ? f.bit_offset : f.bit_offset / 8;
                }));
       } else if (bitfield) {
-        differ(r, fname, "bit_offset", per([](const CompatField& f) { return f.bit_offset; }));
+        differ(r, fname, "bit_offset", n, per([](const CompatField& f) { return f.bit_offset; }));
         // A member that is a bit-field on one side only: its bits are its type's size.
-        differ(r, fname, "bit_width", per([](const CompatField& f) {
+        differ(r, fname, "bit_width", n, per([](const CompatField& f) {
                  return f.bit_width >= 0 ? uint64_t(f.bit_width) : f.size * 8;
                }));
       } else {
-        differ(r, fname, "offset", per([](const CompatField& f) { return f.bit_offset / 8; }));
+        differ(r, fname, "offset", n, per([](const CompatField& f) { return f.bit_offset / 8; }));
       }
-      if (!missing) differ(r, fname, "size", per([](const CompatField& f) { return f.size; }));
-      memberNotes(r, fname, sides, decls);
+      // A bit-field's declared type is not its storage: its position and width say it all.
+      if (!missing && !bitfield)
+        differ(r, fname, "size", n, per([](const CompatField& f) { return f.size; }));
+      memberNotes(r, std::string(fname), sides, decls, fs);
     }
+    // The layouts move into the result last (the members above point into them).
+    r.layouts.reserve(n);
+    for (Side& x : s) r.layouts.push_back(std::move(x.layout));
     targetNotes(r, sides);
     out.push_back(std::move(r));
   }
