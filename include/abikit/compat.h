@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace abikit {
@@ -53,6 +54,10 @@ struct CompatRecord {
   std::vector<std::string> notes; // hazards: pointers, long double formats, transfer sizes
   bool same() const { return differences.empty(); }
 };
+
+/// Per-side values as text: "16, 12, -" (`absent` spells a missing one).
+std::string compatValues(const std::vector<std::optional<uint64_t>>& values,
+                         std::string_view absent = "-");
 
 /// Compares the records of every side, in the order they first appear (the first side's order,
 /// then records only later sides have).

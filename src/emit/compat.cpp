@@ -11,12 +11,6 @@ namespace {
 
 using Json = detail::JsonWriter<detail::kJsonLines>;
 
-std::string valueList(const std::vector<std::optional<uint64_t>>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + (x ? std::to_string(*x) : "absent");
-  return s;
-}
-
 } // namespace
 
 std::string compatText(std::span<const std::string> targets,
@@ -36,7 +30,7 @@ std::string compatText(std::span<const std::string> targets,
       o += "differs\n";
       for (const CompatDifference& d : r.differences)
         o += "  " + (d.field.empty() ? std::string() : "'" + d.field + "' ") + d.what + ": " +
-             valueList(d.values) + "\n";
+             compatValues(d.values, "absent") + "\n";
     }
     for (const std::string& n : r.notes) o += "  note: " + n + "\n";
   }

@@ -92,12 +92,6 @@ void differ(CompatRecord& r, std::string_view field, const char* what, size_t n,
   r.differences.push_back({std::string(field), what, std::move(values)});
 }
 
-std::string joined(const std::vector<std::optional<uint64_t>>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + (x ? std::to_string(*x) : "-");
-  return s;
-}
-
 // Notes on a member whose meaning (not only position) differs between targets.
 void memberNotes(CompatRecord& r, const std::string& name, std::span<const CompatSide> sides,
                  const std::vector<const FieldDecl*>& decls,
@@ -140,12 +134,12 @@ void memberNotes(CompatRecord& r, const std::string& name, std::span<const Compa
     r.notes.push_back("'" + name +
                       "' holds a pointer: an address of one target means nothing on another "
                       "(sizes " +
-                      joined(sizes) + ")");
+                      compatValues(sizes) + ")");
   if (long_double &&
       std::adjacent_find(formats.begin(), formats.end(), std::not_equal_to<>()) != formats.end())
     r.notes.push_back("'" + name +
                       "' is a long double, whose format differs between the targets (sizes " +
-                      joined(sizes) + "): the bytes do not carry the same value");
+                      compatValues(sizes) + "): the bytes do not carry the same value");
 }
 
 // Target rules on shared records (DPU: MRAM transfers move multiples of 8 bytes).
@@ -160,6 +154,16 @@ void targetNotes(CompatRecord& r, std::span<const CompatSide> sides) {
 }
 
 } // namespace
+
+std::string compatValues(const std::vector<std::optional<uint64_t>>& values,
+                         std::string_view absent) {
+  std::string s;
+  for (const auto& x : values) {
+    if (!s.empty()) s += ", ";
+    s += x ? std::to_string(*x) : std::string(absent);
+  }
+  return s;
+}
 
 std::vector<CompatRecord> compareLayouts(std::span<const CompatSide> sides) {
   // Names in order of first appearance; each side's record by name.

@@ -313,11 +313,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (cc.fmv_level) def("__FUNCTION_MULTI_VERSIONING_SUPPORT_LEVEL", std::to_string(cc.fmv_level));
   if (cc.destructive_size) def("__GCC_DESTRUCTIVE_SIZE", std::to_string(cc.destructive_size));
   def("__ELF__");
-  for (const char* n :
-       {"__gnu_linux__", "__linux", "__linux__", "__unix", "__unix__", "linux", "unix"})
-    def(n);
-  for (const char* n : {"__PIC__", "__PIE__", "__pic__", "__pie__"}) def(n, "2");
-  def("__GCC_HAVE_DWARF2_CFI_ASM");
+  addLinuxOsMacros(out.macros);
 
   const HostTarget host{"AAPCS64", "linux"};
   auto& p = out.properties;

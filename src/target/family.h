@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace abikit::detail {
@@ -54,6 +55,18 @@ DwarfTargetInfo riscvDwarfInfo(unsigned xlen, unsigned ngpr, unsigned flen, bool
 DwarfTargetInfo nvptxDwarfInfo(bool is64, unsigned sm);
 
 [[noreturn]] void targetError(std::string message);
+
+/// The macros clang's Linux OS target and driver add on every Linux target: __linux__ and the
+/// other OS names, __PIC__/__PIE__ 2 (position-independent executables by default) and, when
+/// `unwind_tables`, __GCC_HAVE_DWARF2_CFI_ASM.
+inline void addLinuxOsMacros(std::vector<std::pair<std::string, std::string>>& m,
+                             bool unwind_tables = true) {
+  for (const char* name :
+       {"__gnu_linux__", "__linux", "__linux__", "__unix", "__unix__", "linux", "unix"})
+    m.emplace_back(name, "1");
+  for (const char* name : {"__PIC__", "__PIE__", "__pic__", "__pie__"}) m.emplace_back(name, "2");
+  if (unwind_tables) m.emplace_back("__GCC_HAVE_DWARF2_CFI_ASM", "1");
+}
 
 /// The compiler `--compiler NAME` selects for family `f` (its default when `name` is empty);
 /// an unknown name or one the family does not model is an error.

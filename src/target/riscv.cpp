@@ -874,12 +874,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   }
   m.emplace_back("__ELF__", "1");
   if (pt.linux_os) {
-    for (const char* name :
-         {"__gnu_linux__", "__linux", "__linux__", "__unix", "__unix__", "linux", "unix"})
-      m.emplace_back(name, "1");
-    // The driver builds position-independent executables by default on Linux.
-    for (const char* name : {"__PIC__", "__PIE__", "__pic__", "__pie__"}) m.emplace_back(name, "2");
-    if (cc.linux_unwind_tables) m.emplace_back("__GCC_HAVE_DWARF2_CFI_ASM", "1");
+    addLinuxOsMacros(m, cc.linux_unwind_tables);
     if (pt.normalized.size() > 5 && pt.normalized.substr(pt.normalized.size() - 5) == "-musl")
       m.emplace_back("__NO_MATH_ERRNO__", "1"); // the driver's -fno-math-errno default on musl
   }

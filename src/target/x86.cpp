@@ -458,11 +458,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
     def("__FLOAT128__");
     def("__SIZEOF_FLOAT128__", "16");
     def("__ELF__");
-    for (const char* n :
-         {"__gnu_linux__", "__linux", "__linux__", "__unix", "__unix__", "linux", "unix"})
-      def(n);
-    for (const char* n : {"__PIC__", "__PIE__", "__pic__", "__pie__"}) def(n, "2");
-    def("__GCC_HAVE_DWARF2_CFI_ASM");
+    addLinuxOsMacros(out.macros);
   }
 
   const HostTarget host = os == X86Os::WindowsMsvc ? HostTarget{"Microsoft x64", "windows"}

@@ -59,26 +59,9 @@ const std::vector<std::string> kKeyCommon = {
 };
 
 std::map<std::string, std::string> clangMacros(const Case& c) {
-  std::vector<std::string> argv = {kClang, "-target", c.triple};
+  std::vector<std::string> argv = {kClang, "-target", c.triple, "-nogpulib"};
   if (!c.mcpu.empty()) argv.push_back("-mcpu=" + c.mcpu);
-  for (const char* a : {"-nogpulib", "-E", "-dM", "-x", "c", "/dev/null"}) argv.push_back(a);
-  oracle::RunResult r = oracle::run(argv);
-  EXPECT_EQ(r.exit_code, 0) << describeCase(c) << ": " << r.err;
-  std::map<std::string, std::string> m;
-  size_t pos = 0;
-  while (pos < r.out.size()) {
-    size_t nl = r.out.find('\n', pos);
-    if (nl == std::string::npos) nl = r.out.size();
-    std::string line = r.out.substr(pos, nl - pos);
-    pos = nl + 1;
-    if (line.rfind("#define ", 0) != 0) continue;
-    line = line.substr(8);
-    size_t sp = line.find(' ');
-    std::string name = line.substr(0, sp);
-    std::string value = sp == std::string::npos ? "" : line.substr(sp + 1);
-    m[name] = value;
-  }
-  return m;
+  return oracle::compilerMacros(argv);
 }
 
 const std::vector<Case>& macroCases() {

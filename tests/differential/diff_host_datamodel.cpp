@@ -71,23 +71,7 @@ std::vector<std::string> compilerArgs(const Case& c) {
 }
 
 std::map<std::string, std::string> compilerMacros(const Case& c) {
-  std::vector<std::string> argv = compilerArgs(c);
-  for (const char* a : {"-E", "-dM", "-x", "c", "/dev/null"}) argv.push_back(a);
-  oracle::RunResult r = oracle::run(argv);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, std::string> m;
-  size_t pos = 0;
-  while (pos < r.out.size()) {
-    size_t nl = r.out.find('\n', pos);
-    if (nl == std::string::npos) nl = r.out.size();
-    std::string line = r.out.substr(pos, nl - pos);
-    pos = nl + 1;
-    if (line.rfind("#define ", 0) != 0) continue;
-    line = line.substr(8);
-    size_t sp = line.find(' ');
-    m[line.substr(0, sp)] = sp == std::string::npos ? "" : line.substr(sp + 1);
-  }
-  return m;
+  return oracle::compilerMacros(compilerArgs(c));
 }
 
 oracle::RunResult compile(const Case& c, const oracle::ScratchDir& dir, const std::string& name,

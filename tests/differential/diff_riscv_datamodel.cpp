@@ -121,35 +121,10 @@ std::string caseName(const ::testing::TestParamInfo<Case>& info) {
 
 using MacroMap = std::map<std::string, std::string>;
 
-MacroMap parseMacros(const std::string& text) {
-  MacroMap m;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    std::string line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    if (line.rfind("#define ", 0) != 0) continue;
-    line = line.substr(8);
-    // Function-like macros keep their parameter list in the name.
-    size_t paren = line.find('(');
-    size_t sp = line.find(' ');
-    if (paren != std::string::npos && paren < sp) sp = line.find(')', paren) + 1;
-    if (sp == std::string::npos || sp >= line.size())
-      m[line] = "";
-    else
-      m[line.substr(0, sp)] = line.substr(sp + 1);
-  }
-  return m;
-}
-
 MacroMap compilerMacros(const char* cc, const Case& c, bool gcc) {
   std::vector<std::string> argv = {cc};
   for (const std::string& a : targetArgs(c, gcc)) argv.push_back(a);
-  for (const char* a : {"-E", "-dM", "-x", "c", "/dev/null"}) argv.push_back(a);
-  oracle::RunResult r = oracle::run(argv);
-  EXPECT_EQ(r.exit_code, 0) << describeCase(c) << ": " << r.err;
-  return parseMacros(r.out);
+  return oracle::compilerMacros(argv);
 }
 
 MacroMap abikitMacros(const Target& t) {

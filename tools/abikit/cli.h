@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace abikit::cli {
@@ -114,6 +115,18 @@ using Action = std::function<Output()>;
 /// clang's single-dash long flags (-march=..., -mcpu, -msupervisor, ...) in CLI11's double-dash
 /// spelling; other arguments are left alone.
 void normaliseLongFlag(std::string& arg);
+
+/// One target's parse of a header (layout, compat). It is not destroyed: the process ends right
+/// after printing, and freeing every record, type and field of a large header would cost more
+/// than laying out one record. Commands keep it reachable (from a static), so that leak checkers
+/// do not report it.
+struct Session {
+  Target target;
+  TypeContext ctx;
+  LayoutEngine engine;
+  TranslationUnit tu;
+  Session(Target t, Language lang) : target(std::move(t)), ctx(target, lang), engine(ctx) {}
+};
 
 /// What a C assertion file needs before its checks (layout and compat --emit-c-asserts): the
 /// input's -D/-U macros and an #include of the header (for standard input, its text).

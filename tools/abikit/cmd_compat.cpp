@@ -38,15 +38,6 @@ Target resolveSpelled(const std::string& spelled) {
   return flags.resolve();
 }
 
-// Each target's parse of the header, kept for the life of the process (see cmd_layout.cpp).
-struct Session {
-  Target target;
-  TypeContext ctx;
-  LayoutEngine engine;
-  TranslationUnit tu;
-  Session(Target t, Language lang) : target(std::move(t)), ctx(target, lang), engine(ctx) {}
-};
-
 std::string fileNameFor(const std::string& spelling) {
   std::string s;
   for (char c : spelling)

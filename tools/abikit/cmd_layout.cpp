@@ -8,20 +8,6 @@
 
 namespace abikit::cli {
 
-namespace {
-
-// What a run works on. It is not destroyed: the process ends right after printing, and freeing
-// every record, type and field of a large header would cost more than laying out one record.
-// It stays reachable (from `kept` below), so leak checkers do not report it.
-struct Session {
-  Target target;
-  TypeContext ctx;
-  LayoutEngine engine;
-  Session(Target t, Language lang) : target(std::move(t)), ctx(target, lang), engine(ctx) {}
-};
-
-} // namespace
-
 std::string assertsPrelude(const InputFlags& input, const std::string& text) {
   std::string p;
   ParseOptions po = input.parseOptions();

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <spawn.h>
 #include <sstream>
@@ -210,5 +211,34 @@ const std::set<std::string> kUnmodelledClangMacros = {
     "__OBJC_BOOL_IS_BOOL",             // Objective-C
     "__PRAGMA_REDEFINE_EXTNAME",       // a pragma the front end supports
 };
+
+std::map<std::string, std::string> parseMacros(const std::string& text) {
+  std::map<std::string, std::string> m;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (line.rfind("#define ", 0) != 0) continue;
+    line = line.substr(8);
+    size_t paren = line.find('(');
+    size_t sp = line.find(' ');
+    if (paren != std::string::npos && paren < sp) sp = line.find(')', paren) + 1;
+    if (sp == std::string::npos || sp >= line.size())
+      m[line] = "";
+    else
+      m[line.substr(0, sp)] = line.substr(sp + 1);
+  }
+  return m;
+}
+
+std::map<std::string, std::string> compilerMacros(std::vector<std::string> argv) {
+  for (const char* a : {"-E", "-dM", "-x", "c", "/dev/null"}) argv.push_back(a);
+  RunResult r = run(argv);
+  EXPECT_EQ(r.exit_code, 0) << argv[0] << ": " << r.err;
+  if (r.exit_code != 0) return {};
+  return parseMacros(r.out);
+}
 
 } // namespace abikit::oracle

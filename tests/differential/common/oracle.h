@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -79,5 +80,12 @@ void appendPerCompiler(std::vector<Abi>& out, Abi abi, const std::vector<std::st
 /// (docs/compilers.md, "Predefined macros"): the vendor's version strings, the execution
 /// character sets, Objective-C and a pragma's feature test.
 extern const std::set<std::string> kUnmodelledClangMacros;
+
+/// The #define lines of `-E -dM` output as name -> value (a function-like macro keeps its
+/// parameter list in the name: "__INT64_C(c)").
+std::map<std::string, std::string> parseMacros(const std::string& text);
+/// The macros a compiler predefines: `argv` (the compiler and its target options) run with
+/// `-E -dM -x c /dev/null`. A compiler that fails is a test failure (and an empty map).
+std::map<std::string, std::string> compilerMacros(std::vector<std::string> argv);
 
 } // namespace abikit::oracle
