@@ -67,6 +67,7 @@ enum Kw : uint16_t {
   kKwExtension,
   kKwAsm,
   kKwDeclspec,
+  kKwCallConv, // __cdecl, __stdcall, ... (and _cdecl, ... in the Microsoft dialect)
   kKwOffsetof,
   kKwTypesCompatible,
   kKwChooseExpr,

@@ -35,12 +35,7 @@ constexpr AttrEntry kAttributes[] = {
     {"regparm", AttrKind::Unsupported, ArgStyle::Skip},
     {"ms_abi", AttrKind::Unsupported, ArgStyle::None},
     {"sysv_abi", AttrKind::Unsupported, ArgStyle::None},
-    {"stdcall", AttrKind::Unsupported, ArgStyle::None},
-    {"fastcall", AttrKind::Unsupported, ArgStyle::None},
-    {"thiscall", AttrKind::Unsupported, ArgStyle::None},
     {"vectorcall", AttrKind::Unsupported, ArgStyle::None},
-    {"cdecl", AttrKind::Unsupported, ArgStyle::None},
-    {"pascal", AttrKind::Unsupported, ArgStyle::None},
     {"pcs", AttrKind::Unsupported, ArgStyle::Skip},
     {"preserve_most", AttrKind::Unsupported, ArgStyle::None},
     {"preserve_all", AttrKind::Unsupported, ArgStyle::None},
@@ -52,6 +47,13 @@ constexpr AttrEntry kAttributes[] = {
     {"neon_vector_type", AttrKind::Unsupported, ArgStyle::Skip},
     {"neon_polyvector_type", AttrKind::Unsupported, ArgStyle::Skip},
     {"btf_type_tag", AttrKind::Ignored, ArgStyle::Skip},
+    // The i386 conventions: clang ignores them on every other target (x86-64 and Windows x64
+    // included), and abikit lowers no i386 call (`call` refuses the x86 hosts).
+    {"stdcall", AttrKind::Ignored, ArgStyle::None},
+    {"fastcall", AttrKind::Ignored, ArgStyle::None},
+    {"thiscall", AttrKind::Ignored, ArgStyle::None},
+    {"cdecl", AttrKind::Ignored, ArgStyle::None},
+    {"pascal", AttrKind::Ignored, ArgStyle::None},
     // Harmless.
     {"deprecated", AttrKind::Ignored, ArgStyle::Skip},
     {"unavailable", AttrKind::Ignored, ArgStyle::Skip},
@@ -209,7 +211,8 @@ int hasAttribute(std::string_view scope, std::string_view name, bool c2x) {
 
 bool Parser::atAttribute() const {
   if (tok_.kind == Tok::Ident)
-    return tok_.ident->keyword == kKwAttribute || tok_.ident->keyword == kKwDeclspec;
+    return tok_.ident->keyword == kKwAttribute || tok_.ident->keyword == kKwDeclspec ||
+           tok_.ident->keyword == kKwCallConv;
   if (tok_.kind == Tok::LBracket) {
     const Token& n = const_cast<Parser*>(this)->peekTok(0);
     return n.kind == Tok::LBracket;
@@ -223,9 +226,21 @@ void Parser::parseAttributesSlow(AttrList& out) {
       parseC2xAttribute(out);
     else if (tok_.ident->keyword == kKwDeclspec)
       parseDeclspec(out);
+    else if (tok_.ident->keyword == kKwCallConv)
+      parseCallConvKeyword();
     else
       parseGnuAttribute(out);
   }
+}
+
+// A calling-convention keyword: the i386 conventions are ignored as their attributes are (every
+// call abikit lowers is on a target where clang ignores them); __vectorcall and __regcall change
+// x86-64 calls and are refused by name.
+void Parser::parseCallConvKeyword() {
+  const std::string_view name = tok_.ident->name;
+  if (name.find("vectorcall") != std::string_view::npos || name == "__regcall")
+    fail(tok_.loc, "unsupported calling convention '" + std::string(name) + "'", true);
+  consume();
 }
 
 // __declspec(...) of the Microsoft dialect: align(N) is the aligned attribute; the storage and

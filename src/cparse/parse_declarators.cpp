@@ -22,7 +22,7 @@ bool Parser::nestedDeclaratorFollows(DeclContext dc, bool abstract_ok) const {
   case Tok::LParen:
     return true;
   case Tok::Ident:
-    if (n.ident->keyword == kKwAttribute) return true;
+    if (n.ident->keyword == kKwAttribute || n.ident->keyword == kKwCallConv) return true;
     if (startsDeclSpec(n)) return false;
     return dc != DeclContext::TypeName;
   default:

@@ -97,6 +97,19 @@ constexpr KwEntry kKeywords[] = {
     {"__asm", kKwAsm, kLangAll},
     {"__asm__", kKwAsm, kLangAll},
     {"__declspec", kKwDeclspec, kLangAll},
+    // clang's calling-convention keywords (every language; the one-underscore spellings in the
+    // Microsoft dialect).
+    {"__cdecl", kKwCallConv, kLangAll},
+    {"__stdcall", kKwCallConv, kLangAll},
+    {"__fastcall", kKwCallConv, kLangAll},
+    {"__thiscall", kKwCallConv, kLangAll},
+    {"__vectorcall", kKwCallConv, kLangAll},
+    {"__regcall", kKwCallConv, kLangAll},
+    {"_cdecl", kKwCallConv, kLangMs},
+    {"_stdcall", kKwCallConv, kLangMs},
+    {"_fastcall", kKwCallConv, kLangMs},
+    {"_thiscall", kKwCallConv, kLangMs},
+    {"_vectorcall", kKwCallConv, kLangMs},
     {"__builtin_offsetof", kKwOffsetof, kLangAll},
     {"__builtin_types_compatible_p", kKwTypesCompatible, kLangC | kLangCL},
     {"__builtin_choose_expr", kKwChooseExpr, kLangAll},
@@ -321,6 +334,7 @@ bool Parser::startsDeclSpec(const Token& t) const {
   case kKwAlignas:
   case kKwKernel:
   case kKwDeclspec:
+  case kKwCallConv:
     return true;
   default:
     return startsTypeName(t);
@@ -368,6 +382,7 @@ bool Parser::startsTypeName(const Token& t) const {
   case kKwPipe:
   case kKwCLType:
   case kKwAttribute:
+  case kKwCallConv:
   case kKwExtension:
   case kKwAlignas:
     return true;

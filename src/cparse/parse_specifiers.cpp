@@ -212,7 +212,8 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
                              (dc == DeclContext::TypeName);
       if (!s && looks_like_type &&
           !(n.kind == Tok::Ident && n.ident->keyword != kKwNone &&
-            n.ident->keyword != kKwAttribute && n.ident->keyword != kKwAsm && !startsTypeName(n)))
+            n.ident->keyword != kKwAttribute && n.ident->keyword != kKwCallConv &&
+            n.ident->keyword != kKwAsm && !startsTypeName(n)))
         fail(t.loc, "unknown type name '" + std::string(id->name) + "'");
       break;
     }

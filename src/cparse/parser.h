@@ -403,7 +403,8 @@ private:
   // Most places have no attribute: the check inline, the parsing out of line.
   void parseAttributes(AttrList& out) {
     if ((tok_.kind == Tok::Ident &&
-         (tok_.ident->keyword == kKwAttribute || tok_.ident->keyword == kKwDeclspec)) ||
+         (tok_.ident->keyword == kKwAttribute || tok_.ident->keyword == kKwDeclspec ||
+          tok_.ident->keyword == kKwCallConv)) ||
         tok_.kind == Tok::LBracket)
       parseAttributesSlow(out);
   }
@@ -415,6 +416,7 @@ private:
   void checkUnsupported(const Attr& a) const;
   void checkGccStruct(Attr& a) const;
   void parseDeclspec(AttrList& out);
+  void parseCallConvKeyword();
   QType applyTypeAttr(const Attr& a, QType t, bool is_typedef);
   QType applyMode(const Attr& a, QType t);
   uint64_t attrAlignment(const Attr& a) const;

@@ -305,6 +305,24 @@ TEST(VulkanZlibHeaders, Aarch64MatchesClang) {
   checkVulkanZlib("aarch64-linux-gnu");
 }
 
+// The Windows hosts: Vulkan alone (its <vk_platform.h> takes the _WIN32 branch, __stdcall
+// included); zlib needs a C library's <sys/types.h>, which no Windows target has here.
+static void checkVulkanWindows(const std::string& triple) {
+  HeaderSet set{"vulkan", {}, {"/usr/include"}};
+  for (const char* h : {"vulkan/vulkan_core.h", "vulkan/vulkan.h"})
+    if (fs::exists(std::string("/usr/include/") + h)) set.headers.push_back(h);
+  if (set.headers.size() < 2) GTEST_SKIP() << "Vulkan headers missing (Debian: libvulkan-dev)";
+  checkEveryClang(set, triple);
+}
+
+TEST(VulkanHeaders, WindowsMsvcMatchesClang) {
+  checkVulkanWindows("x86_64-pc-windows-msvc");
+}
+
+TEST(VulkanHeaders, WindowsMingwMatchesClang) {
+  checkVulkanWindows("x86_64-w64-windows-gnu");
+}
+
 TEST(UapiHeaders, Aarch64MatchesClang) {
   checkUapi("aarch64-linux-gnu", 24);
 }

@@ -195,6 +195,21 @@ TEST(MsLayout, TheMicrosoftDialect) {
   EXPECT_NE(cparse_test::errorLine("struct __attribute__((gcc_struct)) S { int a; };", kMsvc)
                 .find("gcc_struct"),
             std::string::npos);
+  // Calling-convention keywords: the i386 ones are ignored (clang ignores them on every target
+  // abikit lowers calls for), __vectorcall is refused; _stdcall is the dialect's spelling only.
+  for (const char* triple : {kMsvc, "x86_64-linux-gnu", "riscv64-unknown-elf"})
+    EXPECT_EQ(
+        cparse_test::errorLine("typedef void (__stdcall *fp)(void);\n"
+                               "void __cdecl f(void); int __fastcall g(int);\n"
+                               "struct S { fp p; void (__attribute__((stdcall)) *q)(void); };",
+                               triple),
+        "")
+        << triple;
+  EXPECT_EQ(cparse_test::errorLine("void _stdcall f(void);", kMsvc), "");
+  EXPECT_NE(cparse_test::errorLine("void _stdcall f(void);", "x86_64-linux-gnu"), "");
+  EXPECT_NE(cparse_test::errorLine("int __vectorcall h(int);", kMsvc)
+                .find("unsupported calling convention '__vectorcall'"),
+            std::string::npos);
   // Enumerators are converted to int, as clang does.
   cparse_test::Parsed p = parse("enum E { X = 0x80000000, Y, Z = 0x100000001 };\n"
                                 "int a[X < 0 ? 1 : -1]; int b[Z == 1 ? 1 : -1];",
