@@ -41,6 +41,8 @@ Side sideOf(const LayoutEngine& layout, const RecordDecl* rd) {
   s.layout.present = true;
   s.layout.size = rl.size;
   s.layout.align = rl.align;
+  s.layout.fields.reserve(rd->fields.size());
+  s.decls.reserve(rd->fields.size());
   collectFields(layout, *rd, 0, s.layout.fields, s.decls);
   return s;
 }
@@ -208,8 +210,18 @@ std::vector<CompatRecord> compareLayouts(std::span<const CompatSide> sides) {
     differ(r, "", "align", n, record([](const CompatLayout& l) { return uint64_t(l.align); }));
     // Members in order of first appearance: the first present side's, then the others' new
     // ones.
+    // Usually every side has the same members in the same order: then the first side's list is
+    // the whole list, and each member is at the same index on every side.
+    auto sameNames = [](const Side& x, const Side& y) {
+      if (x.layout.fields.size() != y.layout.fields.size()) return false;
+      for (size_t j = 0; j < x.layout.fields.size(); ++j)
+        if (x.layout.fields[j].name != y.layout.fields[j].name) return false;
+      return true;
+    };
+    bool aligned_names = true;
+    for (size_t i = 1; i < n && aligned_names; ++i) aligned_names = sameNames(s[0], s[i]);
     std::vector<std::string_view> fields;
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < (aligned_names ? std::min<size_t>(n, 1) : n); ++i)
       for (const CompatField& f : s[i].layout.fields) {
         bool known = false;
         for (size_t j = 0; j < i && !known; ++j) known = findField(s[j], f.name) >= 0;
@@ -219,10 +231,11 @@ std::vector<CompatRecord> compareLayouts(std::span<const CompatSide> sides) {
       }
     std::vector<const CompatField*> fs(n);
     std::vector<const FieldDecl*> decls(n);
-    for (const std::string_view fname : fields) {
+    for (size_t fi = 0; fi < fields.size(); ++fi) {
+      const std::string_view fname = fields[fi];
       bool missing = false, bitfield = false;
       for (size_t i = 0; i < n; ++i) {
-        const ptrdiff_t at = findField(s[i], fname);
+        const ptrdiff_t at = aligned_names ? ptrdiff_t(fi) : findField(s[i], fname);
         fs[i] = at >= 0 ? &s[i].layout.fields[size_t(at)] : nullptr;
         decls[i] = at >= 0 ? s[i].decls[size_t(at)] : nullptr;
         missing |= s[i].layout.present && !fs[i];
