@@ -1,6 +1,6 @@
 // compareLayouts(): the user reports of issue 27 reproduced (OpenCL's cl_int/cl_long record on
-// i386, AArch64's vector alignment cap, long double on HIP kernels, a member under #if, DPU
-// transfer sizes), and what is the same stays silent.
+// i386, Microsoft bit-fields against a device, AArch64's vector alignment cap, long double on HIP
+// kernels, a member under #if, DPU transfer sizes), and what is the same stays silent.
 #include "abikit/compat.h"
 #include "test_cparse_util.h"
 
@@ -52,6 +52,35 @@ TEST(Compat, OpenClIntLongOnI386) {
   ASSERT_NE(find(r, "total", "offset"), nullptr);
   EXPECT_EQ(find(r, "total", "offset")->values, (V{8, 4, 8}));
   EXPECT_EQ(find(r, "n", "offset"), nullptr); // n agrees
+}
+
+// llvm#51031: on Windows the host lays bit-fields out the Microsoft way (whole units of each
+// declared type); a device compiled with the generic rules packs them.
+TEST(Compat, MicrosoftBitFieldsAgainstTheDevice) {
+  Compared c = compare("struct flags { char a; int b : 3; long long c : 5; };",
+                       {"x86_64-pc-windows-msvc", "nvptx64-nvidia-cuda", "x86_64-w64-windows-gnu"});
+  const CompatRecord& r = c["struct flags"];
+  ASSERT_NE(find(r, "", "size"), nullptr);
+  EXPECT_EQ(find(r, "", "size")->values, (V{16, 8, 16}));
+  ASSERT_NE(find(r, "b", "bit_offset"), nullptr);
+  EXPECT_EQ(find(r, "b", "bit_offset")->values, (V{32, 8, 32}));
+  ASSERT_NE(find(r, "c", "bit_offset"), nullptr);
+  EXPECT_EQ(find(r, "c", "bit_offset")->values, (V{64, 11, 64}));
+}
+
+// LLP64: `long` is 4 bytes on Windows, 8 on a 64-bit device and on 64-bit Linux; long double is
+// 8 bytes under MSVC, 16 (x87) under MinGW.
+TEST(Compat, WindowsLongAndLongDouble) {
+  Compared c = compare("struct p { long n; long double x; };",
+                       {"x86_64-pc-windows-msvc", "x86_64-w64-windows-gnu", "x86_64-linux-gnu"});
+  const CompatRecord& r = c["struct p"];
+  ASSERT_NE(find(r, "n", "size"), nullptr);
+  EXPECT_EQ(find(r, "n", "size")->values, (V{4, 4, 8}));
+  ASSERT_NE(find(r, "x", "offset"), nullptr);
+  EXPECT_EQ(find(r, "x", "offset")->values, (V{8, 16, 16}));
+  bool noted = false;
+  for (const std::string& n : r.notes) noted |= n.find("long double") != std::string::npos;
+  EXPECT_TRUE(noted);
 }
 
 // pocl#2174: AArch64 caps vector alignment at 16, x86-64 does not.
