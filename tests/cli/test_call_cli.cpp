@@ -176,3 +176,22 @@ TEST(RiscvCallCli, AcceptanceCase) {
 }
 
 } // namespace
+
+namespace {
+
+// A record laid out with ms_struct bit-fields (whole units) has an IR type abikit does not model:
+// the GPU lowerings refuse it by name rather than pass it as runs of bits (AMDGPU passes records
+// of up to 8 bytes by their bytes alone, which the layout gives).
+TEST(GpuCallCli, MsStructBitFieldsAreRefused) {
+  std::string h = writeHeader(
+      "ms_call.h", "#pragma ms_struct on\nstruct S { char c; long long b : 3; int d[4]; };\n"
+                   "#pragma ms_struct off\nvoid f(struct S s);\n");
+  for (const char* target : {"nvptx64-nvidia-cuda", "amdgcn-amd-amdhsa"}) {
+    CliResult r = runCli(std::string("call --target ") + target + " " + h + " --function f");
+    EXPECT_EQ(r.exit_code, 1) << target;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("struct S has ms_struct bit-fields"), std::string::npos) << r.err;
+  }
+}
+
+} // namespace

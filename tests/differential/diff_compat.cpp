@@ -87,7 +87,7 @@ TEST_P(DiffCompat, AssertionsCompileExactlyWhenLayoutsAgree) {
     for (const Target* gen : {&ta, &tb}) {
       std::vector<GProgram> one;
       one.push_back(generateCase(seed * 0x9E3779B97F4A7C15ull + k + (gen == &tb ? count : 0),
-                                 "c" + std::to_string(k) + "_", *gen, OracleKind::Clang));
+                                 "c" + std::to_string(k) + "_", *gen, OracleKind::Clang, true));
       text = render(one);
       try {
         a = std::make_unique<Side>(ta, text);

@@ -26,9 +26,11 @@ unsigned minSignedBits(int64_t v) {
 
 class Generator {
 public:
-  Generator(uint64_t seed, const std::string& prefix, const Target& target, OracleKind oracle)
+  Generator(uint64_t seed, const std::string& prefix, const Target& target, OracleKind oracle,
+            bool ms_struct)
       : rng_(seed), d_(dataModelFor(target, Language::C)), oracle_(oracle),
-        gcc_i386_(oracle == OracleKind::Gcc && target.arch == "i386") {
+        gcc_i386_(oracle == OracleKind::Gcc && target.arch == "i386"),
+        ms_struct_(ms_struct && oracle == OracleKind::Clang) {
     p_.seed = seed;
     p_.prefix = prefix;
     for (IntKind k : kAllInts)
@@ -317,7 +319,7 @@ private:
       if (chance(10)) r.aligned = pickAlign(6);
       r.pack = anonymous ? inherited_pack : (chance(12) ? pickAlign(5) : 0);
       // ms_struct (clang on every target; GCC only on x86).
-      r.ms_struct = anonymous ? inherited_ms : clang() && chance(10);
+      r.ms_struct = anonymous ? inherited_ms : ms_struct_ && chance(10);
     }
     uint32_t pack = p_.records[size_t(idx)].pack;
     bool ms = p_.records[size_t(idx)].ms_struct;
@@ -359,7 +361,8 @@ private:
   std::mt19937_64 rng_;
   DataModel d_;
   OracleKind oracle_;
-  const bool gcc_i386_; // the oracle is GCC -m32
+  const bool gcc_i386_;  // the oracle is GCC -m32
+  const bool ms_struct_; // records may be under #pragma ms_struct on
   GProgram p_;
   std::vector<IntKind> ints_;
   std::vector<FloatKind> floats_;
@@ -483,8 +486,8 @@ IntKind enumUnderlying(const std::vector<int64_t>& values, bool packed, const Da
 }
 
 GProgram generateCase(uint64_t seed, const std::string& prefix, const Target& target,
-                      OracleKind oracle) {
-  return Generator(seed, prefix, target, oracle).run();
+                      OracleKind oracle, bool ms_struct) {
+  return Generator(seed, prefix, target, oracle, ms_struct).run();
 }
 
 std::string recordSpelling(const GRecord& r) {
