@@ -376,6 +376,10 @@ LineTable readLineTable(const DebugInfo& info, uint64_t offset, const Unit* unit
       r.isa = c.uleb("an ISA");
       break;
     default: // a standard opcode beyond DWARF 5's (13 <= op < opcode_base): ULEB128 operands
+      // With opcode_base 0 no standard opcode has an operand count: the header gave none.
+      if (op - 1u >= h.standard_opcode_lengths.size())
+        c.fail(at, "opcode " + std::to_string(op) + " has no operand count in the header " +
+                       "(opcode_base " + std::to_string(h.opcode_base) + ")");
       for (uint8_t i = 0; i < h.standard_opcode_lengths[op - 1u]; ++i) c.uleb("an operand");
       break;
     }
