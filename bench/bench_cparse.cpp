@@ -6,6 +6,7 @@
 // (`abikit_bench_cparse --write-header FILE` writes it).
 #include "abikit/cparse.h"
 #include "abikit/layout.h"
+#include "gen_header.h"
 
 #include <benchmark/benchmark.h>
 #include <climits>
@@ -21,16 +22,7 @@ namespace {
 
 constexpr size_t kRecords = 20000;
 
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    return s;
-  }
-  uint64_t below(uint64_t n) { return next() % n; }
-};
+using abikit::bench::Rng; // gen_header.h's
 
 // `macros`: fields are written through function-like macros (as many real headers do).
 std::string generateHeader(size_t records, bool macros) {

@@ -474,30 +474,29 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
 }
 
 void summaries(std::vector<TargetSummary>& out) {
-  TargetSummary a;
-  a.family = Family::X86;
-  a.name = "x86_64-linux-gnu";
-  a.description = "x86-64 Linux host (System V AMD64 psABI; layout only, no calling convention)";
-  a.cpus = {"x86-64"};
-  out.push_back(std::move(a));
-  TargetSummary b;
-  b.family = Family::X86;
-  b.name = "i386-linux-gnu";
-  b.description = "32-bit x86 Linux host (System V i386 psABI, processor i686; layout only)";
-  b.cpus = {"i686"};
-  out.push_back(std::move(b));
-  TargetSummary c;
-  c.family = Family::X86;
-  c.name = "x86_64-pc-windows-msvc";
-  c.description = "x86-64 Windows host, MSVC ABI (LLP64, Microsoft record layout; layout only)";
-  c.cpus = {"x86-64"};
-  out.push_back(std::move(c));
-  TargetSummary w;
-  w.family = Family::X86;
-  w.name = "x86_64-w64-windows-gnu";
-  w.description = "x86-64 Windows host, MinGW-w64 (LLP64, ms_struct bit-fields; layout only)";
-  w.cpus = {"x86-64"};
-  out.push_back(std::move(w));
+  struct Row {
+    const char* name;
+    const char* cpu;
+    const char* description;
+  };
+  static constexpr Row kRows[] = {
+      {"x86_64-linux-gnu", "x86-64",
+       "x86-64 Linux host (System V AMD64 psABI; layout only, no calling convention)"},
+      {"i386-linux-gnu", "i686",
+       "32-bit x86 Linux host (System V i386 psABI, processor i686; layout only)"},
+      {"x86_64-pc-windows-msvc", "x86-64",
+       "x86-64 Windows host, MSVC ABI (LLP64, Microsoft record layout; layout only)"},
+      {"x86_64-w64-windows-gnu", "x86-64",
+       "x86-64 Windows host, MinGW-w64 (LLP64, ms_struct bit-fields; layout only)"},
+  };
+  for (const Row& r : kRows) {
+    TargetSummary t;
+    t.family = Family::X86;
+    t.name = r.name;
+    t.description = r.description;
+    t.cpus = {r.cpu};
+    out.push_back(std::move(t));
+  }
 }
 
 } // namespace
