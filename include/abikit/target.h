@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -71,6 +72,9 @@ struct CompilerInfo {
   /// `__attribute__((gcc_struct))` asks for the generic layout where `-mms-bitfields` is the
   /// default (clang 22; earlier clangs ignore the attribute as unknown).
   bool gcc_struct_attribute = false;
+  /// CUDA and HIP are strict ISO C++ by default (clang 14: -std=c++14, HIP c++11): the device
+  /// compilation defines __STRICT_ANSI__ and not the host's GNU-mode names (`linux`, `unix`).
+  bool offload_strict_ansi = false;
 };
 
 const CompilerInfo& compilerInfo(Compiler c);
@@ -100,6 +104,9 @@ struct TargetOptions {
   /// --compiler: whose behaviour to reproduce ("clang-22", "clang-14", ...); empty: the newest
   /// compiler abikit models for the target's family.
   std::string compiler;
+  /// --host-target: the host of a CUDA/HIP device compilation (NVPTX, AMDGPU); empty: the
+  /// device family's default (x86_64-linux-gnu; i386-linux-gnu for 32-bit NVPTX).
+  std::string host_triple;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -193,9 +200,12 @@ struct DataModel {
   bool ms_bitfields = false;
   /// The Microsoft C dialect of the *-windows-msvc targets (clang's -fms-extensions and
   /// -fms-compatibility, which its driver turns on there): `__int64` and `__declspec` are
-  /// keywords, an enum without a fixed type is an `int`, and neither `__STDC__` nor the GNU
-  /// macros (`__GNUC__`, `__GCC_ATOMIC_*`) are predefined.
+  /// keywords, and neither `__STDC__` nor the GNU macros (`__GNUC__`, `__GCC_ATOMIC_*`) are
+  /// predefined.
   bool ms_extensions = false;
+  /// The Microsoft ABI's enums (*-windows-msvc): an enum without a fixed type is an `int`, its
+  /// values cut to 32 bits. A CUDA/HIP device of an MSVC host has the dialect, not these.
+  bool ms_enums = false;
 
   const SizeAlign& of(IntKind k) const { return ints[static_cast<size_t>(k)]; }
   const SizeAlign& of(FloatKind k) const { return floats[static_cast<size_t>(k)]; }
@@ -411,6 +421,25 @@ struct TargetProperty {
   bool is_number = false;        // `value` is a decimal number (JSON number, not string)
 };
 
+/// What a CUDA or HIP device compilation takes from its host's data model, as clang copies it
+/// from the host's TargetInfo (NVPTXTargetInfo's constructor, AMDGPUTargetInfo::setAuxTarget).
+/// Bits of Target::Offload::copies; the device family sets them per compiler (docs/offload.md).
+enum OffloadCopy : uint32_t {
+  kOffloadInts = 1u << 0,           // bool, int, long, long long, pointer, char's sign, and the
+                                    // types behind size_t, wchar_t, intmax_t, ... (__*_TYPE__)
+  kOffloadFloats = 1u << 1,         // float and double
+  kOffloadBitFieldRules = 1u << 2,  // bitfield_type_alignment, zero_length_bitfield_alignment
+  kOffloadAtomics = 1u << 3,        // max_atomic_inline_bits (__GCC_ATOMIC_*_LOCK_FREE)
+  kOffloadDialect = 1u << 4,        // the Microsoft dialect of an MSVC host (ms_extensions)
+  kOffloadAlignLimits = 1u << 5,    // biggest_alignment, max_vector_align
+  kOffloadLongDoubleSize = 1u << 6, // long double's size and alignment (the device's format)
+  kOffloadFloat128 = 1u << 7,       // __float128 as the host has it (or not)
+  kOffloadAlignedAttr = 1u << 8,    // `aligned` without an argument (default_aligned_attr)
+  // Types device code declares whatever the device has (clang lets CUDA parse host code):
+  kOffloadFloat16 = 1u << 9, // _Float16: 2 bytes, IEEE half
+  kOffloadInt128 = 1u << 10, // __int128: 16 bytes, 16-aligned (also on 32-bit devices)
+};
+
 // ---------------------------------------------------------------------------------------------
 // The resolved target
 
@@ -448,6 +477,13 @@ public:
   } shared_data;
   /// Family-specific facts for `describe` (ISA extensions, processor features, sizes, ...).
   std::vector<TargetProperty> properties;
+  /// A CUDA/HIP device's host: `.cu` and `.hip` sources are laid out with what the device
+  /// compilation takes from it (dataModelFor, predefinedMacros).
+  struct Offload {
+    uint32_t copies = 0;                // OffloadCopy bits; 0: the family is not a CUDA/HIP device
+    std::string_view default_host;      // the host when --host-target is not given
+    std::shared_ptr<const Target> host; // set by resolveTarget when `copies` is not 0
+  } offload;
 
   std::variant<RiscvTarget, NvptxTarget, AmdgpuTarget, DpuTarget, IpuTarget, HostTarget> detail;
 
@@ -480,7 +516,8 @@ const char* intConstantSuffix(IntKind k, const DataModel& d);
 /// The printf length modifier of an integer kind ("hh", "h", "l", "ll", or "").
 const char* intFormatModifier(IntKind k);
 
-/// The data model as seen by a source language (OpenCL C changes `long`, `long long`, `half`).
+/// The data model as seen by a source language (OpenCL C changes `long`, `long long`, `half`;
+/// CUDA and HIP take what Target::offload says from the host).
 DataModel dataModelFor(const Target& target, Language lang);
 
 /// All macros clang predefines for this target and language: the family's own macros plus the

@@ -195,8 +195,8 @@ void checkLanguage(const LayoutEngine& layout, const FunctionDecl& fn, const Typ
   Language lang = layout.context().language();
   if (lang != Language::HIP && lang != Language::CUDA) return;
   if (isRecord(t) && amdgpu::isEmptyRecord(t))
-    unsupported(fn, describe(a) + ": an empty struct in C++ (HIP gives it size 1; abikit lays "
-                                  "records out by C rules)");
+    unsupported(fn, describe(a) + ": an empty struct in C++ (HIP): how clang passes an empty "
+                                  "class is not modelled");
 }
 
 // ----- kernels ------------------------------------------------------------------------------

@@ -530,7 +530,7 @@ IrArg classify(const LayoutEngine& layout, IrTypes& ir, const Type* declared, La
   }
   if (hip && c->kind == TypeKind::Record && detail::amdgpu::isEmptyRecord(c))
     throw Error(ErrorKind::Unsupported,
-                "an empty struct in HIP (C++ gives it size 1; abikit lays records out by C rules)");
+                "an empty struct in HIP: how clang passes an empty C++ class is not modelled");
   if (const PointerType* pt = dyn<PointerType>(c)) {
     uint32_t as = hip && pt->address_space == 0 ? 1 : pt->address_space;
     uint32_t bits = IrTypes::pointerBits(as);

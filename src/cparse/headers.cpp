@@ -149,8 +149,10 @@ std::string stddefHeader(const DataModel& d, Language lang) {
   o += "#if defined(__need_STDDEF_H_misc) && defined(__STDC_WANT_LIB_EXT1__) && "
        "__STDC_WANT_LIB_EXT1__ >= 1 && !defined(_RSIZE_T)\n#define _RSIZE_T\ntypedef " +
        std::string(intKindName(d.size_type)) + " rsize_t;\n#endif\n";
+  // C++ (CUDA/HIP) has wchar_t built in.
+  const bool cxx = lang == Language::CUDA || lang == Language::HIP;
   item("__need_wchar_t", "_WCHAR_T",
-       cl ? "" : "typedef " + std::string(intKindName(d.wchar_type)) + " wchar_t;\n");
+       cl || cxx ? "" : "typedef " + std::string(intKindName(d.wchar_type)) + " wchar_t;\n");
   o += "#ifdef __need_NULL\n#undef NULL\n#define NULL ((void*)0)\n#undef __need_NULL\n#endif\n";
   o += "#ifdef __need_STDDEF_H_misc\n#ifndef __CLANG_MAX_ALIGN_T_DEFINED\n"
        "#define __CLANG_MAX_ALIGN_T_DEFINED\n";
@@ -292,9 +294,13 @@ bool builtinHeaderText(const TypeContext& ctx, std::string_view name, std::strin
   } else if (name == "float.h") {
     out = floatHeader();
   } else if (name == "uchar.h") {
-    out = "#ifndef __ABIKIT_UCHAR_H\n#define __ABIKIT_UCHAR_H\ntypedef " +
-          std::string(intKindName(d.char16_type)) + " char16_t;\ntypedef " +
-          std::string(intKindName(d.char32_type)) + " char32_t;\n#endif\n";
+    // C++ (CUDA/HIP) has char16_t and char32_t built in.
+    const bool cxx = ctx.language() == Language::CUDA || ctx.language() == Language::HIP;
+    out = "#ifndef __ABIKIT_UCHAR_H\n#define __ABIKIT_UCHAR_H\n";
+    if (!cxx)
+      out += "typedef " + std::string(intKindName(d.char16_type)) + " char16_t;\ntypedef " +
+             std::string(intKindName(d.char32_type)) + " char32_t;\n";
+    out += "#endif\n";
   } else if (name == "inttypes.h") {
     out = inttypesHeader(d);
   } else if (name == "assert.h") {

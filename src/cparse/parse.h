@@ -83,7 +83,8 @@ enum Kw : uint16_t {
   kKwWriteOnly,
   kKwReadWrite,
   kKwPipe,
-  kKwCLType, // image*_t, sampler_t, event_t, ... (Parser::cl_types_)
+  kKwCLType,      // image*_t, sampler_t, event_t, ... (Parser::cl_types_)
+  kKwCxxCharType, // C++ (CUDA/HIP): wchar_t, char16_t, char32_t (Parser::cxx_char_types_)
   // C++ (CUDA/HIP sources)
   kKwCxxOnly, // class, template, namespace, ...: rejected
   kKwCount

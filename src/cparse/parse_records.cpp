@@ -37,8 +37,13 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   }
   startTagSpec(ds, kw_loc);
 
-  // enum E : T (C23 / clang extension). In a member, `enum E : 3` is a bit-field instead.
+  // enum E : T (C23 / clang extension). In a member, `enum E : 3` is a bit-field instead, but
+  // not in C++ (CUDA, HIP), where it must name a type.
   const IntType* fixed = nullptr;
+  if (kw == kKwEnum && tok_.kind == Tok::Colon && dc == DeclContext::Member &&
+      (lang_ == Language::CUDA || lang_ == Language::HIP) && !startsTypeName(peekTok(0)))
+    fail(tok_.loc, "ISO C++ only allows ':' in member enumeration declaration to introduce a "
+                   "fixed underlying type, not an anonymous bit-field");
   if (kw == kKwEnum && tok_.kind == Tok::Colon &&
       (dc != DeclContext::Member || startsTypeName(peekTok(0)))) {
     consume();
@@ -512,8 +517,10 @@ void Parser::checkMembers(const RecordDecl* rd, const MemberInfo* info, size_t n
     if (!arr || !arr->incomplete) continue;
     std::string fname = std::string(f.name);
     const Loc& l = info[i].loc;
-    // clang 19 and later accept one in a union (anywhere) or alone in a struct (GNU).
-    const bool anywhere = compilerInfo(ctx_.target().compiler).flexible_array_anywhere;
+    // clang 19 and later accept one in a union (anywhere) or alone in a struct (GNU), and so
+    // does C++ (CUDA, HIP).
+    const bool anywhere = compilerInfo(ctx_.target().compiler).flexible_array_anywhere ||
+                          lang_ == Language::CUDA || lang_ == Language::HIP;
     if (rd->is_union && !anywhere)
       fail(l, "flexible array member '" + fname + "' in a union is not allowed");
     if (rd->is_union) continue;
@@ -650,9 +657,9 @@ void Parser::parseEnumBody(EnumDecl* ed, const Loc& open) {
 
 void Parser::finishEnum(EnumDecl* ed, const Loc& at) {
   const DataModel& d = ctx_.data();
-  if (!ed->fixed_underlying && d.ms_extensions) {
-    // The Microsoft dialect: every enum is an int, and each value is converted to int (clang
-    // warns and keeps the low 32 bits, as MSVC does).
+  if (!ed->fixed_underlying && d.ms_enums) {
+    // The Microsoft ABI: every enum is an int, and each value is converted to int (clang warns
+    // and keeps the low 32 bits, as MSVC does).
     for (Enumerator& e : ed->enumerators)
       e.value = int32_t(uint32_t(uint64_t(e.value) & 0xffffffffu));
     ed->underlying = ctx_.intType(IntKind::Int);

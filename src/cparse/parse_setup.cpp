@@ -55,7 +55,7 @@ constexpr KwEntry kKeywords[] = {
     {"__signed", kKwSigned, kLangAll},
     {"__signed__", kKwSigned, kLangAll},
     {"unsigned", kKwUnsigned, kLangAll},
-    {"_Bool", kKwBool, kLangAll},
+    {"_Bool", kKwBool, kLangC | kLangCL}, // not C++ (CUDA, HIP): `bool` there
     {"bool", kKwBool, kLangCL | kLangCxx},
     {"_Complex", kKwComplex, kLangAll},
     {"__complex", kKwComplex, kLangAll},
@@ -90,6 +90,9 @@ constexpr KwEntry kKeywords[] = {
     {"sizeof", kKwSizeof, kLangAll},
     {"_Static_assert", kKwStaticAssert, kLangAll},
     {"static_assert", kKwStaticAssert, kLangCxx},
+    {"wchar_t", kKwCxxCharType, kLangCxx},
+    {"char16_t", kKwCxxCharType, kLangCxx},
+    {"char32_t", kKwCxxCharType, kLangCxx},
     {"__attribute__", kKwAttribute, kLangAll},
     {"__attribute", kKwAttribute, kLangAll},
     {"__extension__", kKwExtension, kLangAll},
@@ -213,6 +216,10 @@ Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, I
     }
   }
   const DataModel& d = ctx.data();
+  // C++'s character types are keywords there, each the data model's underlying type.
+  cxx_char_types_[ids_.get("wchar_t")] = d.wchar_type;
+  cxx_char_types_[ids_.get("char16_t")] = d.char16_type;
+  cxx_char_types_[ids_.get("char32_t")] = d.char32_type;
   size_type_ = ctx.intType(d.size_type);
   ptrdiff_type_ = ctx.intType(d.ptrdiff_type);
   int_ = ctx.intType(IntKind::Int);
@@ -381,6 +388,7 @@ bool Parser::startsTypeName(const Token& t) const {
   case kKwReadWrite:
   case kKwPipe:
   case kKwCLType:
+  case kKwCxxCharType:
   case kKwAttribute:
   case kKwCallConv:
   case kKwExtension:

@@ -187,6 +187,11 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       ds.setNamed(QType{ctx_.openclType(cl_types_[id])}, t.loc);
       consume();
       continue;
+    case kKwCxxCharType:
+      if (ds.anyType()) failSpecConflict(ds, t);
+      ds.setNamed(QType{ctx_.intType(cxx_char_types_[id])}, t.loc);
+      consume();
+      continue;
     case kKwNone: {
       if (ds.anyType()) break; // the declarator's name
       Symbol* s = lookup(id);

@@ -232,7 +232,8 @@ inline constexpr std::array<TypeSpecKeyword, kKwCount> kTypeSpecs = [] {
   t[kKwUnsigned] = {kSpecUnsigned, kSpecSigned | kSpecUnsigned};
   t[kKwComplex] = {kSpecComplex, kSpecComplex};
   // A named type joins no other type specifier.
-  for (Kw kw : {kKwStruct, kKwUnion, kKwEnum, kKwTypeof, kKwTypeofUnqual, kKwCLType})
+  for (Kw kw :
+       {kKwStruct, kKwUnion, kKwEnum, kKwTypeof, kKwTypeofUnqual, kKwCLType, kKwCxxCharType})
     t[kw] = {kSpecNamed, kSpecAll};
   t[kKwConst].qual = kQualConst;
   t[kKwVolatile].qual = kQualVolatile;
@@ -674,6 +675,7 @@ private:
   std::unordered_map<const TypedefDecl*, uint32_t> typedef_as_;
   std::unordered_map<const Ident*, uint32_t> as_keywords_;
   std::unordered_map<const Ident*, OpenCLKind> cl_types_;
+  std::unordered_map<const Ident*, IntKind> cxx_char_types_;
   std::unordered_map<std::string_view, FunctionDecl*> functions_;
   std::vector<RecordDecl*> pending_anon_; // anonymous records that a typedef may still name
   std::vector<std::pair<const Type*, Loc>> tentative_; // file-scope objects of incomplete type

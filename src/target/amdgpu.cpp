@@ -643,6 +643,16 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
                 {"__NO_MATH_ERRNO__", "1"},
                 {"__PIC__", "1"},
                 {"__pic__", "1"}};
+  // A HIP device compilation takes the host's whole transferable data model (clang-14's
+  // AMDGPUTargetInfo::setAuxTarget), but for long double's format (its size and alignment are
+  // the host's) and __float128 (the host's, or none, in the device's double format); the driver
+  // adds the Microsoft dialect and char's sign (docs/offload.md).
+  out.offload.copies = kOffloadInts | kOffloadFloats | kOffloadBitFieldRules | kOffloadAtomics |
+                       kOffloadDialect | kOffloadAlignedAttr | kOffloadAlignLimits |
+                       kOffloadLongDoubleSize | kOffloadFloat128;
+  out.offload.default_host = "x86_64-linux-gnu";
+  // The HIP toolchain writes DWARF CFI directives whatever the host.
+  out.language_macros.push_back({Language::HIP, "__GCC_HAVE_DWARF2_CFI_ASM", "1"});
   if (!p || p->fast_fma_f32) out.macros.emplace_back("FP_FAST_FMAF", "1");
   if (p) {
     std::string guard = "__";

@@ -64,7 +64,8 @@ constexpr CompilerInfo kCompilers[] = {
      .int_c_macros = false,
      .bool_width_is_value_bits = false,
      .interference_size = 0,
-     .lock_free_needs_natural_align = true},
+     .lock_free_needs_natural_align = true,
+     .offload_strict_ansi = true},
     // GCC's own predefined macros are not modelled (no family reproduces GCC's -dM); its front
     // end rejects the same arrays ("alignment of array elements is greater than element size").
     {.id = Compiler::Gcc12,

@@ -336,8 +336,19 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
                kEmCudaName};
   }
 
+  // A CUDA device compilation takes these from its host (clang-14's NVPTXTargetInfo
+  // constructor, and its driver: the Microsoft dialect, char's sign); long double, __int128 and
+  // the vector and biggest alignments stay the device's. The driver pairs a 32-bit host with
+  // nvptx-nvidia-cuda, a 64-bit one with nvptx64 (docs/offload.md).
+  out.offload.copies = kOffloadInts | kOffloadFloats | kOffloadBitFieldRules | kOffloadAtomics |
+                       kOffloadDialect | kOffloadAlignedAttr | kOffloadFloat16 | kOffloadInt128;
+  out.offload.default_host = is64 ? "x86_64-linux-gnu" : "i386-linux-gnu";
+
   out.macros = {{"__NVPTX__", "1"}, {"__PTX__", "1"}};
   out.language_macros.push_back({Language::CUDA, "__CUDA_ARCH__", std::to_string(p->sm * 10)});
+  // The CUDA toolchain's defaults: -fno-math-errno; DWARF CFI directives (whatever the host).
+  out.language_macros.push_back({Language::CUDA, "__NO_MATH_ERRNO__", "1"});
+  out.language_macros.push_back({Language::CUDA, "__GCC_HAVE_DWARF2_CFI_ASM", "1"});
 
   addProperty(out, "sm", std::to_string(p->sm), true);
   if (p->suffix) addProperty(out, "sm_suffix", std::string(1, p->suffix));

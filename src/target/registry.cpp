@@ -2,6 +2,8 @@
 #include "family.h"
 
 #include <algorithm>
+#include <memory>
+#include <variant>
 
 namespace abikit {
 namespace detail {
@@ -86,6 +88,44 @@ Compiler selectCompiler(const FamilyInfo& f, std::string_view name) {
 
 } // namespace detail
 
+namespace {
+
+// A CUDA/HIP device (Target::offload) gets its host: --host-target or the family's default,
+// resolved with the device's compiler. Any other target refuses --host-target.
+void resolveOffloadHost(const TargetOptions& options, const CompilerInfo& cc, Target& t) {
+  const std::string& given = options.host_triple;
+  if (!t.offload.copies) {
+    if (!given.empty())
+      detail::targetError("--host-target applies to the CUDA/HIP device targets (nvptx*, "
+                          "amdgcn), not to " +
+                          t.triple);
+    return;
+  }
+  TargetOptions o;
+  o.triple = given.empty() ? std::string(t.offload.default_host) : given;
+  o.compiler = std::string(cc.name);
+  Target host;
+  try {
+    host = resolveTarget(o);
+  } catch (const Error& e) {
+    detail::targetError("--host-target " + o.triple + ": " + e.message());
+  }
+  if (!std::holds_alternative<HostTarget>(host.detail))
+    detail::targetError("--host-target " + o.triple +
+                        " is not a host CPU target (x86_64-linux-gnu, i386-linux-gnu, "
+                        "aarch64-linux-gnu, x86_64-pc-windows-msvc, x86_64-w64-windows-gnu)");
+  if (host.data.pointer.size != t.data.pointer.size)
+    detail::targetError("--host-target " + host.triple + " has " +
+                        std::to_string(host.data.pointer.size * 8) + "-bit pointers and " +
+                        t.triple + " " + std::to_string(t.data.pointer.size * 8) +
+                        "-bit ones: clang pairs a host only with a device of its pointer size "
+                        "(i386 with nvptx-nvidia-cuda, 64-bit hosts with nvptx64/amdgcn)");
+  if (host.triple != t.offload.default_host) t.spelling += " --host-target " + host.triple;
+  t.offload.host = std::make_shared<const Target>(std::move(host));
+}
+
+} // namespace
+
 Target resolveTarget(const TargetOptions& given) {
   TargetOptions options = given;
   for (const auto& named : detail::kNamedTargets) {
@@ -105,6 +145,7 @@ Target resolveTarget(const TargetOptions& given) {
     f->resolve(options, triple, t);
     const CompilerInfo& cc = compilerInfo(t.compiler);
     if (t.compiler != f->compilers.front()) t.spelling += " --compiler " + std::string(cc.name);
+    resolveOffloadHost(options, cc, t);
     return t;
   }
   detail::targetError("unknown target triple '" + options.triple +

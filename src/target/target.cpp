@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace abikit {
 
@@ -121,16 +122,70 @@ std::string dwarfRegisterName(const DwarfRegisterRange& r, uint64_t number) {
   return name;
 }
 
+namespace {
+
+// A CUDA/HIP device compilation: what the device family's Target::offload says it takes from the
+// host's data model (docs/offload.md). The formats of the device's floating types stay its own.
+void adoptHost(DataModel& d, const DataModel& h, uint32_t copies) {
+  if (copies & kOffloadInts) {
+    for (IntKind k : {IntKind::Bool, IntKind::Int, IntKind::UInt, IntKind::Long, IntKind::ULong,
+                      IntKind::LongLong, IntKind::ULongLong})
+      d.of(k) = h.of(k);
+    d.pointer = h.pointer;
+    d.char_signed = h.char_signed;
+    d.size_type = h.size_type;
+    d.ptrdiff_type = h.ptrdiff_type;
+    d.intptr_type = h.intptr_type;
+    d.intmax_type = h.intmax_type;
+    d.int64_type = h.int64_type;
+    d.wchar_type = h.wchar_type;
+    d.wint_type = h.wint_type;
+    d.char16_type = h.char16_type;
+    d.char32_type = h.char32_type;
+    d.sig_atomic_type = h.sig_atomic_type;
+    d.bitint_max_align = h.bitint_max_align; // clang-14 caps it at long long's alignment
+  }
+  if (copies & kOffloadFloats)
+    for (FloatKind k : {FloatKind::Float, FloatKind::Double}) d.of(k) = h.of(k);
+  if (copies & kOffloadBitFieldRules) {
+    d.bitfield_type_alignment = h.bitfield_type_alignment;
+    d.zero_length_bitfield_alignment = h.zero_length_bitfield_alignment;
+  }
+  if (copies & kOffloadAtomics) {
+    d.max_atomic_inline_bits = h.max_atomic_inline_bits;
+  }
+  if (copies & kOffloadDialect) d.ms_extensions = h.ms_extensions;
+  if (copies & kOffloadAlignLimits) {
+    d.biggest_alignment = h.biggest_alignment;
+    d.max_vector_align = h.max_vector_align;
+  }
+  if (copies & kOffloadAlignedAttr) d.default_aligned_attr = h.default_aligned_attr;
+  if (copies & kOffloadFloat16) {
+    d.of(FloatKind::Float16) = {2, 2};
+    d.float_formats[size_t(FloatKind::Float16)] = FloatFormat::IEEEHalf;
+  }
+  if (copies & kOffloadInt128) d.of(IntKind::Int128) = d.of(IntKind::UInt128) = {16, 16};
+  if (copies & kOffloadLongDoubleSize) d.of(FloatKind::LongDouble) = h.of(FloatKind::LongDouble);
+  if (copies & kOffloadFloat128) {
+    // The host's size and alignment (or none), in the device's double format (clang-14's
+    // AMDGPUTargetInfo::setAuxTarget: Float128Format = DoubleFormat).
+    d.of(FloatKind::Float128) = h.of(FloatKind::Float128);
+    d.float_formats[size_t(FloatKind::Float128)] = h.of(FloatKind::Float128).supported()
+                                                       ? d.float_formats[size_t(FloatKind::Double)]
+                                                       : FloatFormat::None;
+  }
+}
+
+} // namespace
+
 DataModel dataModelFor(const Target& target, Language lang) {
   DataModel d = target.data;
   switch (lang) {
   case Language::C:
-  case Language::CUDA:
     break;
+  case Language::CUDA:
   case Language::HIP:
-    // HIP device compilation copies the host's long double (x86-64: 80-bit x87 in 16 bytes).
-    d.of(FloatKind::LongDouble) = {16, 16};
-    d.float_formats[size_t(FloatKind::LongDouble)] = FloatFormat::X87;
+    if (target.offload.host) adoptHost(d, target.offload.host->data, target.offload.copies);
     break;
   case Language::OpenCL: {
     // OpenCL C fixes these widths whatever the target's C data model is (clang
@@ -462,8 +517,10 @@ void defineIntTypeMacros(MacroList& m, const std::string& prefix, IntKind k, con
 
 } // namespace
 
-std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& target,
-                                                                  Language lang) {
+namespace {
+
+// The macros of `target` compiling `lang` on its own (predefinedMacros() adds a device's host).
+std::vector<std::pair<std::string, std::string>> ownMacros(const Target& target, Language lang) {
   std::vector<std::pair<std::string, std::string>> out;
   MacroList m{out};
   const DataModel d = dataModelFor(target, lang);
@@ -493,7 +550,14 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
     m.def("__STDC_VERSION__", "201710L");
   }
   if (lang == Language::CUDA) m.def("__CUDA__", "1");
-  if (lang == Language::HIP) m.def("__HIP__", "1");
+  if (lang == Language::HIP) {
+    m.def("__HIP__", "1");
+    m.def("__HIPCC__", "1");
+    const char* kScopes[] = {"SINGLETHREAD", "WAVEFRONT", "WORKGROUP", "AGENT", "SYSTEM"};
+    for (unsigned i = 0; i < std::size(kScopes); ++i)
+      m.def(std::string("__HIP_MEMORY_SCOPE_") + kScopes[i], std::to_string(i + 1));
+    if (target.offload.copies) m.def("__HIP_DEVICE_COMPILE__", "1");
+  }
   if (gnu) {
     m.def("__GNUC__", "4");
     m.def("__GNUC_MINOR__", "2");
@@ -579,7 +643,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__SIZEOF_WCHAR_T__", sz(d.wchar_type));
   m.def("__SIZEOF_WINT_T__", sz(d.wint_type));
   m.def("__SIZEOF_PTRDIFF_T__", sz(d.ptrdiff_type));
-  if (d.of(IntKind::Int128).supported()) m.def("__SIZEOF_INT128__", sz(IntKind::Int128));
+  if (target.data.of(IntKind::Int128).supported()) m.def("__SIZEOF_INT128__", sz(IntKind::Int128));
 
   // Type macros.
   defineIntTypeMacros(m, "__INTMAX", d.intmax_type, d, false, true, cc.int_c_macros);
@@ -623,7 +687,9 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   m.def("__FLT_RADIX__", "2");
   m.def("__DECIMAL_DIG__", "__LDBL_DECIMAL_DIG__");
   const bool nm = cc.norm_max_macros;
-  if (d.of(FloatKind::Float16).supported())
+  // The target's own types (target.data): CUDA declaring _Float16 and __int128 for host code
+  // (kOffloadFloat16, kOffloadInt128) does not make the device have them.
+  if (target.data.of(FloatKind::Float16).supported())
     defineFloat(m, "__FLT16", "F16", FloatFormat::IEEEHalf, nm);
   defineFloat(m, "__FLT", "F", d.float_formats[size_t(FloatKind::Float)], nm);
   defineFloat(m, "__DBL", "", d.float_formats[size_t(FloatKind::Double)], nm);
@@ -691,11 +757,67 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
     else
       out.emplace_back(name, value);
   };
-  for (const auto& [name, value] : target.macros) refine(name, value);
+  // clang-14 compiles CUDA and HIP as strict ISO C++ (but under the Microsoft dialect): the
+  // plain spellings of clang's DefineStd names (`linux` beside `__linux__`, `unix`, `i386`) are
+  // missing.
+  const bool strict =
+      (lang == Language::CUDA || lang == Language::HIP) && gnu && cc.offload_strict_ansi;
+  if (strict) m.def("__STRICT_ANSI__", "1");
+  auto gnuOnly = [&](const std::string& name) {
+    return name[0] != '_' && std::any_of(target.macros.begin(), target.macros.end(), [&](auto& o) {
+             return o.first.size() == name.size() + 4 && o.first.starts_with("__") &&
+                    o.first.ends_with("__") && o.first.compare(2, name.size(), name) == 0;
+           });
+  };
+  for (const auto& [name, value] : target.macros)
+    if (!strict || !gnuOnly(name)) refine(name, value);
   for (const LanguageMacro& lm : target.language_macros)
     if (lm.lang == lang) refine(lm.name, lm.value);
   // In the order made (deterministic; not sorted: every CLI run defines these, and sorting
   // them cost a third of the instructions of a run on a small header).
+  return out;
+}
+
+// Host macros made by the host's driver options (-fPIE, -mcmodel, SEH exceptions), which a
+// device compilation does not get: dropped, or (the code model's) renamed for an empty model.
+struct DriverMacro {
+  std::string_view name, device_name;
+};
+constexpr DriverMacro kDriverMacros[] = {
+    {"__PIC__", ""},
+    {"__PIE__", ""},
+    {"__pic__", ""},
+    {"__pie__", ""},
+    {"__SEH__", ""},
+    {"__code_model_small__", "__code_model___"},
+    {"__AARCH64_CMODEL_SMALL__", "__AARCH64_CMODEL___"},
+};
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& target,
+                                                                  Language lang) {
+  std::vector<std::pair<std::string, std::string>> own = ownMacros(target, lang);
+  if ((lang != Language::CUDA && lang != Language::HIP) || !target.offload.host) return own;
+  // A CUDA/HIP device compilation predefines its host's macros, then its own over them (clang's
+  // InitializePreprocessor with an aux target).
+  std::vector<std::pair<std::string, std::string>> out;
+  std::map<std::string, size_t, std::less<>> at;
+  for (auto& [name, value] : ownMacros(*target.offload.host, lang)) {
+    auto d = std::find_if(std::begin(kDriverMacros), std::end(kDriverMacros),
+                          [&](const DriverMacro& m) { return m.name == name; });
+    if (d != std::end(kDriverMacros) && d->device_name.empty()) continue;
+    std::string key = d != std::end(kDriverMacros) ? std::string(d->device_name) : name;
+    at.emplace(key, out.size());
+    out.emplace_back(std::move(key), std::move(value));
+  }
+  for (auto& [name, value] : own) {
+    auto it = at.find(name);
+    if (it != at.end())
+      out[it->second].second = std::move(value);
+    else
+      out.emplace_back(std::move(name), std::move(value));
+  }
   return out;
 }
 

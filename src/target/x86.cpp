@@ -382,6 +382,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
       d.max_align_t_align = 8;
       d.record_rules = RecordRules::Microsoft;
       d.ms_extensions = true;
+      d.ms_enums = true;
       d.of(FloatKind::Float128) = {}; // MinGW keeps __float128 (without __FLOAT128__)
       d.float_formats[size_t(FloatKind::Float128)] = FloatFormat::None;
     }

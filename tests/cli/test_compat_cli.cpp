@@ -91,4 +91,25 @@ TEST(CompatCli, Errors) {
   EXPECT_NE(none.err.find("no record named 'nothing'"), std::string::npos) << none.err;
 }
 
+// A .cu file's device side follows --host-target (docs/offload.md).
+TEST(CompatCli, CudaDeviceFollowsItsHost) {
+  abikit::test::TempDir dir;
+  std::string cu = dir.write("k.cu", "struct W { wchar_t w; long l; };\n");
+  CliResult same = runCli({"compat", cu, "--target", "x86_64-pc-windows-msvc", "--target",
+                           "nvptx64-nvidia-cuda --host-target x86_64-pc-windows-msvc"});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("struct W: same (size 8, align 4)"), std::string::npos) << same.out;
+  // The default host, x86_64-linux-gnu, has 4-byte wchar_t and 8-byte long.
+  CliResult differ = runCli(
+      {"compat", cu, "--target", "x86_64-pc-windows-msvc", "--target", "nvptx64-nvidia-cuda"});
+  EXPECT_EQ(differ.exit_code, 1);
+  EXPECT_NE(differ.out.find("struct W: differs\n  size: 8, 16\n"), std::string::npos) << differ.out;
+  CliResult bad = runCli({"compat", cu, "--target", "x86_64-linux-gnu", "--target",
+                          "riscv64-unknown-elf --host-target x86_64-linux-gnu"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_NE(bad.err.find("--host-target applies to the CUDA/HIP device targets"), std::string::npos)
+      << bad.err;
+}
+
 } // namespace

@@ -187,4 +187,26 @@ TEST(LayoutCli, CAssertsForStandardInputCarryTheDeclarations) {
   EXPECT_NE(file.out.find("#include \"" + kExample + "\""), std::string::npos);
 }
 
+TEST(LayoutCli, HostTargetOfCudaSources) {
+  abikit::test::TempDir dir;
+  std::string cu = dir.write("k.cu", "struct C { char a; int : 0; char b; };\n");
+  CliResult r = runCli(
+      {"layout", "--target", "nvptx64-nvidia-cuda", "--host-target", "aarch64-linux-gnu", cu});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("/* nvptx64-nvidia-cuda -mcpu=sm_20 --host-target aarch64-linux-gnu */", 0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("size: 8, align: 4"), std::string::npos) << r.out;
+  CliResult x86 = runCli({"layout", "--target", "nvptx64-nvidia-cuda", cu});
+  EXPECT_NE(x86.out.find("size: 5, align: 1"), std::string::npos) << x86.out;
+  CliResult bad =
+      runCli({"layout", "--target", "nvptx64-nvidia-cuda", "--host-target", "i386-linux-gnu", cu});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_NE(bad.err.find("32-bit pointers"), std::string::npos) << bad.err;
+  CliResult describe =
+      runCli({"describe", "--target", "nvptx64-nvidia-cuda", "--host-target", "x86_64-linux-gnu"});
+  EXPECT_EQ(describe.exit_code, 2); // a usage error: describe shows the C data model, no host
+}
+
 } // namespace

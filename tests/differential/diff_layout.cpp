@@ -7,6 +7,9 @@
 //    (size, alignment and the bit offset of every field, nested anonymous records included).
 //    A case both reject (clang 19 and later: an array element whose size is not a multiple of
 //    its alignment) agrees.
+//  * CUDA and HIP device compilations (nvptx/nvptx64 and amdgcn as `.cu`/`.hip` device code) with
+//    each host abikit knows as --host-target: clang's -x cuda/-x hip --cuda-device-only with
+//    that host as --target, whose data model the device shares (docs/offload.md).
 //  * riscv64-unknown-elf-gcc -march=rv32e -mabi=ilp32e (clang-14 has no ilp32e): constants the
 //    compiler writes into the assembly (sizeof, _Alignof, offsetof of every named member) and,
 //    for every named bit-field, the bytes of a static object where only that bit-field is set.
@@ -44,6 +47,7 @@ struct BaseAbi {
   const char* mabi;
   const char* mcpu;
   OracleKind oracle;
+  const char* host = ""; // a CUDA (nvptx) or HIP (amdgcn) device compilation for this host
 };
 
 const BaseAbi kBaseAbis[] = {
@@ -63,6 +67,18 @@ const BaseAbi kBaseAbis[] = {
     {"x86_64_mingw", "x86_64-w64-windows-gnu", "", "", "", OracleKind::Clang},
     {"x86_64_gcc", "x86_64-linux-gnu", "", "", "", OracleKind::Gcc},
     {"i386_gcc", "i386-linux-gnu", "", "", "", OracleKind::Gcc},
+    {"cuda_x86_64", "nvptx64-nvidia-cuda", "", "", "sm_70", OracleKind::Clang, "x86_64-linux-gnu"},
+    {"cuda_aarch64", "nvptx64-nvidia-cuda", "", "", "sm_70", OracleKind::Clang,
+     "aarch64-linux-gnu"},
+    {"cuda_i386", "nvptx-nvidia-cuda", "", "", "sm_70", OracleKind::Clang, "i386-linux-gnu"},
+    {"cuda_msvc", "nvptx64-nvidia-cuda", "", "", "sm_70", OracleKind::Clang,
+     "x86_64-pc-windows-msvc"},
+    {"hip_x86_64", "amdgcn-amd-amdhsa", "", "", "gfx906", OracleKind::Clang, "x86_64-linux-gnu"},
+    {"hip_aarch64", "amdgcn-amd-amdhsa", "", "", "gfx906", OracleKind::Clang, "aarch64-linux-gnu"},
+    {"hip_msvc", "amdgcn-amd-amdhsa", "", "", "gfx906", OracleKind::Clang,
+     "x86_64-pc-windows-msvc"},
+    {"hip_mingw", "amdgcn-amd-amdhsa", "", "", "gfx906", OracleKind::Clang,
+     "x86_64-w64-windows-gnu"},
 };
 
 /// One ABI with one compiler: the clang ABIs run against every clang abikit models for them
@@ -75,14 +91,32 @@ struct Abi {
   const char* mabi;
   const char* mcpu;
   OracleKind oracle;
+  const char* host;
   std::string compiler; // "clang-22"; "" for GCC (abikit's default compiler)
   std::vector<std::string> modelled;
+
+  bool offload() const { return *host != 0; }
+  Language language() const {
+    return !offload()                                   ? Language::C
+           : std::string(triple).rfind("nvptx", 0) == 0 ? Language::CUDA
+                                                        : Language::HIP;
+  }
+  Target resolve() const {
+    TargetOptions o;
+    o.triple = triple;
+    o.march = march;
+    o.mabi = mabi;
+    o.mcpu = mcpu;
+    o.compiler = compiler;
+    o.host_triple = host;
+    return resolveTarget(o);
+  }
 };
 
 std::vector<Abi> allAbis() {
   std::vector<Abi> out;
   for (const BaseAbi& b : kBaseAbis) {
-    Abi a{b.name, b.name, b.triple, b.march, b.mabi, b.mcpu, b.oracle, "", {}};
+    Abi a{b.name, b.name, b.triple, b.march, b.mabi, b.mcpu, b.oracle, b.host, "", {}};
     if (b.oracle == OracleKind::Gcc) {
       out.push_back(a);
       continue;
@@ -107,6 +141,23 @@ std::vector<std::string> compilerCommand(const Abi& abi) {
       cmd = {"riscv64-unknown-elf-gcc", std::string("-march=") + abi.march,
              std::string("-mabi=") + abi.mabi};
     for (const char* a : {"-S", "-O0", "-w", "-fno-toplevel-reorder"}) cmd.push_back(a);
+    return cmd;
+  }
+  if (abi.offload()) {
+    // The device compilation of a CUDA/HIP source for this host (the driver picks the device
+    // triple from the host's pointer size).
+    // The generator writes C's _Bool; C++ spells it bool (abikit's front-end gets the same -D).
+    cmd = {abi.compiler, std::string("--target=") + abi.host, "-w", "-fsyntax-only",
+           "-D_Bool=bool"};
+    if (abi.language() == Language::CUDA)
+      for (const char* a : {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+                            "-Wno-unknown-cuda-version"})
+        cmd.push_back(a);
+    else
+      for (const char* a : {"-x", "hip", "--cuda-device-only", "-nogpuinc", "-nogpulib"})
+        cmd.push_back(a);
+    cmd.push_back((abi.language() == Language::CUDA ? "--cuda-gpu-arch=" : "--offload-arch=") +
+                  std::string(abi.mcpu));
     return cmd;
   }
   cmd = {abi.compiler, std::string("--target=") + abi.triple, "-w", "-fsyntax-only"};
@@ -310,7 +361,7 @@ public:
   /// Compiles the --emit-c-asserts output for `programs` with clang; "" when it is accepted.
   std::string checkCAsserts(std::vector<GProgram> programs) {
     std::string text = render(programs);
-    TypeContext ctx(target_, Language::C);
+    TypeContext ctx(target_, abi_.language());
     LayoutEngine eng(ctx);
     uint32_t file = ctx.addFile("cases.c");
     std::vector<const RecordDecl*> named;
@@ -341,7 +392,7 @@ private:
                std::vector<Verdict>& verdicts, std::vector<size_t>& rejected) {
     std::string text = render(batch);
     std::string probes;
-    TypeContext ctx(target_, Language::C);
+    TypeContext ctx(target_, abi_.language());
     LayoutEngine eng(ctx);
     uint32_t file = ctx.addFile("cases.c");
     struct Built {
@@ -518,11 +569,13 @@ private:
   void frontEnd(const std::vector<GProgram>& batch, const std::vector<size_t>& ids,
                 const std::string& text, const LayoutEngine& eng, const std::vector<Built>& built,
                 std::vector<Verdict>& verdicts) {
-    TypeContext ctx(target_, Language::C);
+    TypeContext ctx(target_, abi_.language());
     LayoutEngine fe(ctx);
     TranslationUnit tu;
     try {
-      tu = parseSource(ctx, fe, "cases.c", text, ParseOptions{});
+      ParseOptions options;
+      if (abi_.offload()) options.defines.emplace_back("_Bool", "bool");
+      tu = parseSource(ctx, fe, "cases.c", text, options);
     } catch (const Error& e) {
       // Blame the case that holds the position.
       for (size_t k = 0; k < batch.size(); ++k)
@@ -655,14 +708,8 @@ TEST_P(DiffLayout, AgreesWithCompiler) {
   const Abi& abi = GetParam();
   std::vector<std::string> cmd = compilerCommand(abi);
   ASSERT_FALSE(oracle::findProgram(cmd[0]).empty()) << cmd[0] << " is not installed";
-  TargetOptions o;
-  o.triple = abi.triple;
-  o.march = abi.march;
-  o.mabi = abi.mabi;
-  o.mcpu = abi.mcpu;
-  o.compiler = abi.compiler;
-  Target target = resolveTarget(o);
-  DataModel d = dataModelFor(target, Language::C);
+  Target target = abi.resolve();
+  DataModel d = dataModelFor(target, abi.language());
   uint64_t count = oracle::sampleCountFor(2000, abi.modelled, abi.compiler);
   uint64_t seed = oracle::sampleSeed(1);
   Runner runner(abi, target);
@@ -674,8 +721,8 @@ TEST_P(DiffLayout, AgreesWithCompiler) {
     std::vector<GProgram> batch;
     for (uint64_t k = first; k < std::min<uint64_t>(count, first + kBatch); ++k) {
       uint64_t case_seed = mix(mix(seed, abiSalt(abi.base)), k);
-      batch.push_back(
-          generateCase(case_seed, "c" + std::to_string(k) + "_", target, abi.oracle, true));
+      batch.push_back(generateCase(case_seed, "c" + std::to_string(k) + "_", target, abi.oracle,
+                                   true, abi.language()));
       for (const GRecord& r : batch.back().records) records += !r.name.empty();
       coverage.add(batch.back());
     }
@@ -763,19 +810,15 @@ void compareRecord(const LayoutEngine& eng, const TypeContext& ctx, const Record
 
 TEST_P(DiffLayoutExample, AgreesWithCompiler) {
   const Abi& abi = GetParam();
-  TargetOptions o;
-  o.triple = abi.triple;
-  o.march = abi.march;
-  o.mabi = abi.mabi;
-  o.mcpu = abi.mcpu;
-  o.compiler = abi.compiler;
-  Target target = resolveTarget(o);
-  TypeContext ctx(target, Language::C);
+  Target target = abi.resolve();
+  TypeContext ctx(target, abi.language());
   LayoutEngine eng(ctx);
   std::string path = std::string(ABIKIT_SOURCE_DIR) + "/examples/example.h";
   std::string text = oracle::readFile(path);
   ASSERT_FALSE(text.empty()) << path;
-  TranslationUnit tu = parseSource(ctx, eng, path, text, ParseOptions{});
+  ParseOptions options;
+  if (abi.offload()) options.defines.emplace_back("_Bool", "bool");
+  TranslationUnit tu = parseSource(ctx, eng, path, text, options);
   ASSERT_GE(tu.records.size(), 10u);
 
   oracle::ScratchDir dir;

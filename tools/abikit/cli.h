@@ -25,6 +25,8 @@ enum TargetFlagGroup : uint32_t {
   kIpuFlags = 1u << 3,      // -msupervisor, -mworker
   kVendorAbiFlag = 1u << 4, // --abi-variant (DPU, IPU)
   kAllTargetFlags = (1u << 5) - 1,
+  kHostTargetFlag = 1u << 5, // --host-target (commands that read .cu/.hip sources)
+  kSourceTargetFlags = kAllTargetFlags | kHostTargetFlag,
 };
 
 /// --target, -march, -mabi, -mcpu, -mcmodel, -mcode-object-version, -msupervisor, -mworker,

@@ -18,7 +18,7 @@ void addCallCommand(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand(
       "call", "Where every argument and the return value of each function go (registers, "
               "stack offsets, PTX .params)");
-  target.add(*sub);
+  target.add(*sub, kSourceTargetFlags);
   input.add(*sub);
   sub->add_option("--function", functions, "Only these functions (repeatable)");
   sub->add_option("--variadic-args", variadic_args,

@@ -26,7 +26,7 @@ Target resolveSpelled(const std::string& spelled) {
     throw Error(ErrorKind::Target, "--target '" + spelled + "': it must start with a triple");
   TargetFlags flags;
   CLI::App app;
-  flags.add(app);
+  flags.add(app, kSourceTargetFlags);
   std::vector<std::string> args = {"--target", words.front()};
   args.insert(args.end(), words.begin() + 1, words.end());
   std::reverse(args.begin(), args.end()); // CLI11 takes them last first

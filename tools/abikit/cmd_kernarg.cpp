@@ -22,7 +22,7 @@ void addKernargCommand(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand(
       "kernarg", "AMDGPU kernel arguments: the kernarg segment of each kernel (offsets, sizes, "
                  "value kinds, hidden arguments) as LLVM writes it into the code-object metadata");
-  target.add(*sub, kCpuFlag | kAmdgpuFlags);
+  target.add(*sub, kCpuFlag | kAmdgpuFlags | kHostTargetFlag);
   input.add(*sub);
   sub->add_option("--kernel", kernels, "Only this kernel (repeatable)");
   sub->add_option("--mhidden-args", hidden,

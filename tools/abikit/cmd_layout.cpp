@@ -33,7 +33,7 @@ void addLayoutCommand(CLI::App& app, Action& action) {
   flags = {}, input = {}, names.clear(), json = asserts = false;
   auto* sub = app.add_subcommand(
       "layout", "Record layouts: offsets, sizes, bit-field positions, holes and tail padding");
-  flags.add(*sub);
+  flags.add(*sub, kSourceTargetFlags);
   input.add(*sub);
   sub->add_option("--record", names,
                   "Only this record: S, struct S, union U or a typedef name (repeatable)");

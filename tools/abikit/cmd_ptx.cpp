@@ -18,7 +18,7 @@ void addPtxCommand(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand(
       "ptx", "PTX prototypes (.func/.entry with their .params) of each function, as llc-14 "
              "prints them; with --module, a PTX module ptxas accepts");
-  target.add(*sub, kCpuFlag);
+  target.add(*sub, kCpuFlag | kHostTargetFlag);
   input.add(*sub);
   sub->add_option("--function", functions, "Only these functions (repeatable)");
   sub->add_flag("--module", module,

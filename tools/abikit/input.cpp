@@ -38,6 +38,11 @@ void TargetFlags::add(CLI::App& app, uint32_t groups) {
     app.add_flag("--msupervisor", options.msupervisor, "IPU: supervisor code");
     app.add_flag("--mworker", options.mworker, "IPU: worker code (default)");
   }
+  if (groups & kHostTargetFlag)
+    app.add_option("--host-target", options.host_triple,
+                   "CUDA/HIP sources (.cu, .hip): the host of the device compilation, whose "
+                   "data model it shares (default x86_64-linux-gnu; i386-linux-gnu for "
+                   "nvptx-nvidia-cuda)");
   app.add_option("--compiler", options.compiler,
                  "Whose behaviour to reproduce where compilers differ: clang-22, clang-19, "
                  "clang-14 (default: the newest the target's family models); DPU: "

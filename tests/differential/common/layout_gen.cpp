@@ -27,10 +27,11 @@ unsigned minSignedBits(int64_t v) {
 class Generator {
 public:
   Generator(uint64_t seed, const std::string& prefix, const Target& target, OracleKind oracle,
-            bool ms_struct)
-      : rng_(seed), d_(dataModelFor(target, Language::C)), oracle_(oracle),
+            bool ms_struct, Language lang)
+      : rng_(seed), d_(dataModelFor(target, lang)), oracle_(oracle),
         gcc_i386_(oracle == OracleKind::Gcc && target.arch == "i386"),
-        ms_struct_(ms_struct && oracle == OracleKind::Clang) {
+        ms_struct_(ms_struct && oracle == OracleKind::Clang),
+        cxx_(lang == Language::CUDA || lang == Language::HIP) {
     p_.seed = seed;
     p_.prefix = prefix;
     for (IntKind k : kAllInts)
@@ -286,6 +287,11 @@ private:
             : r == 2 ? 1 + below(std::min<uint64_t>(limit, 8))
                      : 1 + below(limit);
       }
+      // C++ reads `enum E : 3` as an enum with an underlying type: such bit-fields keep a name.
+      if (unnamed && cxx_ && f.base.kind == GBase::Enum) {
+        unnamed = false;
+        w = std::max<uint64_t>(w, 1);
+      }
       if (unnamed) f.name.clear();
       f.bit_width = int(w);
       // GCC and clang disagree on aligned bit-fields (docs/targets/riscv.md): clang only.
@@ -363,6 +369,7 @@ private:
   OracleKind oracle_;
   const bool gcc_i386_;  // the oracle is GCC -m32
   const bool ms_struct_; // records may be under #pragma ms_struct on
+  const bool cxx_;       // C++ (CUDA, HIP) device code
   GProgram p_;
   std::vector<IntKind> ints_;
   std::vector<FloatKind> floats_;
@@ -461,7 +468,7 @@ void renderRecord(Writer& w, GProgram& p, int idx, int indent) {
 } // namespace
 
 IntKind enumUnderlying(const std::vector<int64_t>& values, bool packed, const DataModel& d) {
-  if (d.ms_extensions) return IntKind::Int;
+  if (d.ms_enums) return IntKind::Int;
   unsigned neg = 0, pos = 0;
   for (int64_t v : values) {
     if (v < 0)
@@ -486,8 +493,8 @@ IntKind enumUnderlying(const std::vector<int64_t>& values, bool packed, const Da
 }
 
 GProgram generateCase(uint64_t seed, const std::string& prefix, const Target& target,
-                      OracleKind oracle, bool ms_struct) {
-  return Generator(seed, prefix, target, oracle, ms_struct).run();
+                      OracleKind oracle, bool ms_struct, Language lang) {
+  return Generator(seed, prefix, target, oracle, ms_struct, lang).run();
 }
 
 std::string recordSpelling(const GRecord& r) {

@@ -105,9 +105,10 @@ struct GProgram {
 
 /// Generates one case from a seed for a target (its data model decides which types exist)
 /// and an oracle; with `ms_struct`, about one record in ten is under `#pragma ms_struct on`
-/// (clang oracles only: the layout tests; abikit's call lowerings refuse such records).
+/// (clang oracles only: the layout tests; abikit's call lowerings refuse such records). `lang`
+/// is the source language's data model (CUDA/HIP: the device's with its host) and dialect.
 GProgram generateCase(uint64_t seed, const std::string& prefix, const Target& target,
-                      OracleKind oracle, bool ms_struct = false);
+                      OracleKind oracle, bool ms_struct = false, Language lang = Language::C);
 
 /// The C text of a list of cases; fills GRecord::line/col (1-based, counting from the first
 /// line of the returned text).
