@@ -138,16 +138,6 @@ TEST(GpuDifferential, CudaArchMacroMatchesClang) {
 
 // ----- sizes and alignments -------------------------------------------------------------------
 
-const char* const kIntSpelling[] = {"_Bool",       "char",
-                                    "signed char", "unsigned char",
-                                    "short",       "unsigned short",
-                                    "int",         "unsigned int",
-                                    "long",        "unsigned long",
-                                    "long long",   "unsigned long long",
-                                    "__int128",    "unsigned __int128"};
-const char* const kFloatSpelling[] = {"__fp16", "_Float16",    "__bf16",    "float",
-                                      "double", "long double", "__float128"};
-
 oracle::RunResult compileC(const Case& c, const oracle::ScratchDir& dir, const std::string& text) {
   dir.write("t.c", text);
   std::vector<std::string> argv = {kClang, "-target", c.triple};
@@ -186,16 +176,17 @@ TEST(GpuDifferential, ScalarAndPointerLayoutMatchesClang) {
     for (size_t i = 0; i < kNumIntKinds; ++i) {
       const SizeAlign& sa = d.ints[i];
       if (sa.supported())
-        src += assertSizeAlign(kIntSpelling[i], sa.size, sa.align, kIntSpelling[i]);
+        src += assertSizeAlign(intKindName(IntKind(i)), sa.size, sa.align, intKindName(IntKind(i)));
       else
-        unsupported.push_back(kIntSpelling[i]);
+        unsupported.push_back(intKindName(IntKind(i)));
     }
     for (size_t i = 0; i < kNumFloatKinds; ++i) {
       const SizeAlign& sa = d.floats[i];
       if (sa.supported())
-        src += assertSizeAlign(kFloatSpelling[i], sa.size, sa.align, kFloatSpelling[i]);
+        src += assertSizeAlign(floatKindName(FloatKind(i)), sa.size, sa.align,
+                               floatKindName(FloatKind(i)));
       else
-        unsupported.push_back(kFloatSpelling[i]);
+        unsupported.push_back(floatKindName(FloatKind(i)));
     }
     src += assertSizeAlign("void *", d.pointer.size, d.pointer.align, "void *");
     src += assertSizeAlign("void (*)(void)", d.function_pointer.size, d.function_pointer.align,

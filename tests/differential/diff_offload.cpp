@@ -61,15 +61,10 @@ std::vector<std::string> deviceCommand(const Pair& p) {
   return cmd;
 }
 
-const char* const kIntSpelling[] = {"bool",        "char",
-                                    "signed char", "unsigned char",
-                                    "short",       "unsigned short",
-                                    "int",         "unsigned int",
-                                    "long",        "unsigned long",
-                                    "long long",   "unsigned long long",
-                                    "__int128",    "unsigned __int128"};
-const char* const kFloatSpelling[] = {"__fp16", "_Float16",    "__bf16",    "float",
-                                      "double", "long double", "__float128"};
+// C++ spells _Bool `bool`.
+std::string intSpelling(IntKind k) {
+  return k == IntKind::Bool ? "bool" : intKindName(k);
+}
 
 class OffloadDiff : public ::testing::TestWithParam<Pair> {};
 
@@ -82,11 +77,11 @@ TEST_P(OffloadDiff, ScalarsMatchClang) {
   std::vector<std::pair<std::string, SizeAlign>> types;
   std::vector<std::string> unsupported;
   for (size_t i = 0; i < kNumIntKinds; ++i)
-    (d.ints[i].supported() ? (void)types.emplace_back(kIntSpelling[i], d.ints[i])
-                           : unsupported.push_back(kIntSpelling[i]));
+    (d.ints[i].supported() ? (void)types.emplace_back(intSpelling(IntKind(i)), d.ints[i])
+                           : unsupported.push_back(intSpelling(IntKind(i))));
   for (size_t i = 0; i < kNumFloatKinds; ++i)
-    (d.floats[i].supported() ? (void)types.emplace_back(kFloatSpelling[i], d.floats[i])
-                             : unsupported.push_back(kFloatSpelling[i]));
+    (d.floats[i].supported() ? (void)types.emplace_back(floatKindName(FloatKind(i)), d.floats[i])
+                             : unsupported.push_back(floatKindName(FloatKind(i))));
   types.emplace_back("void *", d.pointer);
   types.emplace_back("__SIZE_TYPE__", d.of(d.size_type));
   types.emplace_back("__WCHAR_TYPE__", d.of(d.wchar_type));

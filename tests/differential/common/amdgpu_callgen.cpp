@@ -140,14 +140,7 @@ private:
     for (;;) {
       unsigned r = unsigned(below(100));
       if (r < 22) {
-        static constexpr const char* kInts[] = {"_Bool",       "char",
-                                                "signed char", "unsigned char",
-                                                "short",       "unsigned short",
-                                                "int",         "unsigned int",
-                                                "long",        "unsigned long",
-                                                "long long",   "unsigned long long",
-                                                "__int128",    "unsigned __int128"};
-        return pick(kInts);
+        return intKindName(IntKind(below(kNumIntKinds)));
       }
       if (r < 30) {
         static constexpr const char* kFloats[] = {"float", "double", "long double", "_Float16"};

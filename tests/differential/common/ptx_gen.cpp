@@ -52,15 +52,8 @@ private:
   }
 
   std::string intSpelling() {
-    static const char* const k64[] = {"_Bool",       "char",
-                                      "signed char", "unsigned char",
-                                      "short",       "unsigned short",
-                                      "int",         "unsigned int",
-                                      "long",        "unsigned long",
-                                      "long long",   "unsigned long long",
-                                      "__int128",    "unsigned __int128"};
-    size_t n = d_.of(IntKind::Int128).supported() ? 14 : 12;
-    return k64[below(n)];
+    size_t n = d_.of(IntKind::Int128).supported() ? kNumIntKinds : size_t(IntKind::Int128);
+    return intKindName(IntKind(below(n)));
   }
 
   std::string bitInt() {
