@@ -136,7 +136,6 @@ constexpr AttrEntry kAttributes[] = {
     {"nocf_check", AttrKind::Ignored, ArgStyle::None},
     {"patchable_function_entry", AttrKind::Ignored, ArgStyle::Skip},
     {"no_reorder", AttrKind::Ignored, ArgStyle::None},
-    {"gcc_struct", AttrKind::Ignored, ArgStyle::None},
     {"no_randomize_layout", AttrKind::Ignored, ArgStyle::None},
     {"preserve_access_index", AttrKind::Ignored, ArgStyle::None},
     {"btf_decl_tag", AttrKind::Ignored, ArgStyle::Skip},

@@ -453,7 +453,10 @@ TranslationUnit parseWith(TypeContext& ctx, const LayoutEngine& layout, const Pa
   idents.reserveForText(bytes);
   StringArena arena;
   PpQueries q;
-  q.has_attribute = [](std::string_view scope, std::string_view n, bool c2x) {
+  // gcc_struct is an attribute from clang 22 (earlier clangs answer 0 and ignore it).
+  const bool gcc_struct = compilerInfo(ctx.target().compiler).gcc_struct_attribute;
+  q.has_attribute = [gcc_struct](std::string_view scope, std::string_view n, bool c2x) {
+    if (!gcc_struct && normaliseAttrName(n) == "gcc_struct") return 0;
     return hasAttribute(scope, n, c2x);
   };
   Preprocessor pp(ctx, options, idents, arena, std::move(q));

@@ -195,6 +195,13 @@ TEST(MsLayout, TheMicrosoftDialect) {
   EXPECT_NE(cparse_test::errorLine("struct __attribute__((gcc_struct)) S { int a; };", kMsvc)
                 .find("gcc_struct"),
             std::string::npos);
+  // __has_attribute knows it from clang 22 on (clang-14 and clang-19 answer 0).
+  for (auto [triple, want] : {std::pair{"x86_64-w64-windows-gnu", 1},
+                              {"x86_64-w64-windows-gnu clang-19", 0},
+                              {"x86_64-linux-gnu clang-14", 0}}) {
+    cparse_test::Parsed h = parse("struct S { int a[__has_attribute(gcc_struct) + 1]; };", triple);
+    EXPECT_EQ(h.sizeOf("struct S"), 4u * (want + 1)) << triple;
+  }
   // Calling-convention keywords: the i386 ones are ignored (clang ignores them on every target
   // abikit lowers calls for), __vectorcall is refused; _stdcall is the dialect's spelling only.
   for (const char* triple : {kMsvc, "x86_64-linux-gnu", "riscv64-unknown-elf"})
