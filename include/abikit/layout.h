@@ -47,6 +47,9 @@ struct RecordLayout {
   /// the engine, like the RecordLayout).
   std::span<const FieldLayout> fields;
   bool has_flexible_array = false;
+  /// Its bit-fields are laid out in whole units of their declared types (ms_struct, the
+  /// Microsoft rules; docs/layout.md), not as runs of bits.
+  bool unit_bitfields = false;
 };
 
 /// Computes layouts for the types of one TypeContext. Throws abikit::Error (Unsupported) for a

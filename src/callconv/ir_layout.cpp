@@ -217,14 +217,9 @@ const IrTypes::Lowered& IrTypes::lowered(const RecordDecl& rd) const {
   auto it = records_.find(&rd);
   if (it != records_.end()) return it->second;
   const RecordLayout& rl = layout_.of(rd);
-  // Bit-fields laid out in whole units (ms_struct, the Microsoft rules; the layout engine's
-  // choice, docs/layout.md) have an IR type of those units in clang, which this lowering (runs of
-  // bits, Itanium) does not model.
-  const DataModel& dm = layout_.context().data();
-  const bool ms_units = dm.record_rules == RecordRules::Microsoft || rd.ms_struct ||
-                        (dm.ms_bitfields && !rd.gcc_struct);
-  if (ms_units && std::any_of(rd.fields.begin(), rd.fields.end(),
-                              [](const FieldDecl& f) { return f.isBitField(); }))
+  // Bit-fields laid out in whole units have an IR type of those units in clang, which this
+  // lowering (runs of bits, Itanium) does not model.
+  if (rl.unit_bitfields)
     throw Error(ErrorKind::Unsupported,
                 rd.displayName(layout_.context()) +
                     " has ms_struct bit-fields: passing it to or from a function is not modelled");

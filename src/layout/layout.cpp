@@ -392,6 +392,9 @@ public:
     // Taken before the fields are laid out: a field's record type may be laid out (and take
     // its own fields) on the way.
     fields_ = engine_.allocateFields(n);
+    out_.unit_bitfields = (microsoft_ || ms_struct_) &&
+                          std::any_of(rd_.fields.begin(), rd_.fields.end(),
+                                      [](const FieldDecl& f) { return f.isBitField(); });
     if (microsoft_) {
       runMicrosoft(n);
       return;
