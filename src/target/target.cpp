@@ -803,13 +803,13 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   // InitializePreprocessor with an aux target).
   std::vector<std::pair<std::string, std::string>> out;
   std::map<std::string, size_t, std::less<>> at;
-  for (auto& [name, value] : ownMacros(*target.offload.host, lang)) {
+  for (auto& macro : ownMacros(*target.offload.host, lang)) {
     auto d = std::find_if(std::begin(kDriverMacros), std::end(kDriverMacros),
-                          [&](const DriverMacro& m) { return m.name == name; });
+                          [&](const DriverMacro& m) { return m.name == macro.first; });
     if (d != std::end(kDriverMacros) && d->device_name.empty()) continue;
-    std::string key = d != std::end(kDriverMacros) ? std::string(d->device_name) : name;
+    std::string key = d != std::end(kDriverMacros) ? std::string(d->device_name) : macro.first;
     at.emplace(key, out.size());
-    out.emplace_back(std::move(key), std::move(value));
+    out.emplace_back(std::move(key), std::move(macro.second));
   }
   for (auto& [name, value] : own) {
     auto it = at.find(name);
