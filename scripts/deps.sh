@@ -30,10 +30,28 @@ if [ "$mode" = bench ]; then
   want libbenchmark-dev hyperfine clang-14 clang-22 libvulkan-dev libc6-dev-riscv64-cross
 fi
 
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "abikit: installing ${need[*]}" >&2
-  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq || true
   $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# SDL2's headers for the real-header differential, without the 69 packages libsdl2-dev depends
+# on (X11, Wayland, PulseAudio, udev, ...): the package is unpacked, not installed, into
+# /var/cache/abikit/sdl2 (docs/compat.md). A failed download only skips that test.
+sdl_root=/var/cache/abikit/sdl2
+if [ "$mode" = test ] && [ ! -f /usr/include/SDL2/SDL.h ] &&
+   [ ! -f "$sdl_root/usr/include/SDL2/SDL.h" ]; then
+  tmp=$(mktemp -d)
+  chmod 755 "$tmp"
+  if (cd "$tmp" && { apt-get download libsdl2-dev >/dev/null 2>&1 ||
+                     { $SUDO apt-get update -qq && apt-get download libsdl2-dev >/dev/null 2>&1; }; }); then
+    $SUDO mkdir -p "$sdl_root"
+    $SUDO dpkg-deb -x "$tmp"/libsdl2-dev_*.deb "$sdl_root"
+  else
+    echo "abikit: could not download libsdl2-dev; the SDL header test will be skipped" >&2
+  fi
+  rm -rf "$tmp"
 fi

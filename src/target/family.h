@@ -51,6 +51,8 @@ DwarfTargetInfo amdgpuDwarfInfo(unsigned wavefront_size);
 /// RISC-V's DWARF data for XLEN, the number of x registers (16: E base), FLEN (0: no F
 /// registers) and whether the vector registers exist (riscv_dwarf.cpp).
 DwarfTargetInfo riscvDwarfInfo(unsigned xlen, unsigned ngpr, unsigned flen, bool vector);
+/// The x86 intrinsic headers' types, <mmintrin.h> to <immintrin.h> (x86_intrin.cpp).
+std::span<const BuiltinHeader> x86IntrinsicHeaders();
 /// NVPTX's DWARF data for 32/64-bit addresses and an SM number (nvptx_dwarf.cpp).
 DwarfTargetInfo nvptxDwarfInfo(bool is64, unsigned sm);
 

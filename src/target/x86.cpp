@@ -471,6 +471,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   p.clear();
   p.push_back({"psabi", std::string(host.psabi), {}, false});
   p.push_back({"os", std::string(host.os), {}, false});
+  out.headers = x86IntrinsicHeaders();
   out.detail = host;
 }
 

@@ -3,7 +3,7 @@
 // picolibc-riscv64-unknown-elf, /usr/lib/picolibc/riscv64-unknown-elf/include) and glibc
 // (libc6-dev-riscv64-cross, /usr/riscv64-linux-gnu/include): <stdio.h>, <sys/types.h>, ...,
 // and for the x86 hosts the machine's own glibc (libc6-dev; libc6-dev-i386 for i386), Vulkan
-// (libvulkan-dev) and zlib (zlib1g-dev) headers in /usr/include,
+// (libvulkan-dev), zlib (zlib1g-dev) and SDL2 (libsdl2-dev, unpacked) headers,
 // which include <stddef.h> with __need_size_t, their own <stdint.h> and <limits.h>, and the
 // compiler's through #include_next. For each clang abikit models that is installed (clang-22,
 // clang-19, clang-14), each header that clang accepts on its own for the target is parsed by
@@ -291,6 +291,34 @@ static void checkVulkanZlib(const std::string& triple) {
   if (set.headers.size() < 4)
     GTEST_SKIP() << "Vulkan or zlib headers missing (Debian: libvulkan-dev, zlib1g-dev)";
   checkEveryClang(set, triple);
+}
+
+// SDL2's headers (libsdl2-dev): installed, or unpacked by scripts/deps.sh without the package's
+// dependencies. Headers that need X11, OpenGL or Vulkan first are the ones clang refuses alone.
+static void checkSdl(const std::string& triple) {
+  std::string root;
+  for (const char* r : {"", "/var/cache/abikit/sdl2"})
+    if (root.empty() && fs::exists(std::string(r) + "/usr/include/SDL2/SDL.h")) root = r;
+  if (root.empty() && !fs::exists("/usr/include/SDL2/SDL.h"))
+    GTEST_SKIP() << "no SDL2 headers (Debian: libsdl2-dev; scripts/deps.sh test unpacks it)";
+  HeaderSet set{"sdl2",
+                {},
+                {root + "/usr/include/x86_64-linux-gnu", root + "/usr/include",
+                 "/usr/include/x86_64-linux-gnu", "/usr/include"}};
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(root + "/usr/include/SDL2", ec))
+    if (e.is_regular_file() && e.path().extension() == ".h")
+      set.headers.push_back("SDL2/" + e.path().filename().string());
+  std::sort(set.headers.begin(), set.headers.end());
+  checkEveryClang(set, triple, 24);
+}
+
+TEST(SdlHeaders, X86_64MatchesClang) {
+  checkSdl("x86_64-linux-gnu");
+}
+
+TEST(SdlHeaders, I386MatchesClang) {
+  checkSdl("i386-linux-gnu");
 }
 
 TEST(VulkanZlibHeaders, X86_64MatchesClang) {

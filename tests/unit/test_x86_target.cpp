@@ -190,3 +190,24 @@ TEST(X86Target, CallingConventionIsRefused) {
 }
 
 } // namespace
+
+// The intrinsic headers' types (clang's definitions): alignments as their aligned attributes
+// say on every x86 target, including i386; the unaligned variants are 1-aligned.
+TEST(X86Target, IntrinsicHeaderTypes) {
+  for (const char* triple : {"x86_64-linux-gnu", "i386-linux-gnu", "x86_64-pc-windows-msvc"}) {
+    cparse_test::Parsed p = cparse_test::parse(
+        "#include <x86intrin.h>\n"
+        "struct S { char c; __m64 m; __m128 a; __m128i_u u; __m256d d; __m512i z; __mmask64 k; };",
+        triple);
+    EXPECT_EQ(p.offsetOf("struct S", "m"), 8u) << triple;
+    EXPECT_EQ(p.offsetOf("struct S", "a"), 16u) << triple;
+    EXPECT_EQ(p.offsetOf("struct S", "u"), 32u) << triple;
+    EXPECT_EQ(p.offsetOf("struct S", "d"), 64u) << triple;
+    EXPECT_EQ(p.offsetOf("struct S", "z"), 128u) << triple;
+    EXPECT_EQ(p.sizeOf("struct S"), 256u) << triple;
+  }
+  // The functions are not declared: a call is an error, not a guess.
+  EXPECT_NE(cparse_test::errorLine("#include <xmmintrin.h>\nint a[sizeof(_mm_setzero_ps())];",
+                                   "x86_64-linux-gnu"),
+            "");
+}
