@@ -85,6 +85,10 @@ const CompilerInfo* findCompiler(std::string_view name);
 /// Source language of the declarations: it changes the data model (OpenCL C: `long` is 64-bit,
 /// `long long` 128-bit, `half` is a type) and what a kernel is.
 enum class Language : uint8_t { C, OpenCL, CUDA, HIP };
+/// CUDA and HIP sources are C++ (abikit's dialect of them: docs/frontend.md).
+constexpr bool isCxx(Language l) {
+  return l == Language::CUDA || l == Language::HIP;
+}
 
 std::string_view familyName(Family f); // "riscv", "nvptx", "amdgpu", "dpu", "ipu"
 

@@ -193,7 +193,7 @@ void checkHalf(const LayoutEngine& layout, const FunctionDecl& fn, const Type* t
 void checkLanguage(const LayoutEngine& layout, const FunctionDecl& fn, const Type* t,
                    const ArgLowering* a) {
   Language lang = layout.context().language();
-  if (lang != Language::HIP && lang != Language::CUDA) return;
+  if (!isCxx(lang)) return;
   if (isRecord(t) && amdgpu::isEmptyRecord(t))
     unsupported(fn, describe(a) + ": an empty struct in C++ (HIP): how clang passes an empty "
                                   "class is not modelled");

@@ -150,7 +150,7 @@ std::string stddefHeader(const DataModel& d, Language lang) {
        "__STDC_WANT_LIB_EXT1__ >= 1 && !defined(_RSIZE_T)\n#define _RSIZE_T\ntypedef " +
        std::string(intKindName(d.size_type)) + " rsize_t;\n#endif\n";
   // C++ (CUDA/HIP) has wchar_t built in.
-  const bool cxx = lang == Language::CUDA || lang == Language::HIP;
+  const bool cxx = isCxx(lang);
   item("__need_wchar_t", "_WCHAR_T",
        cl || cxx ? "" : "typedef " + std::string(intKindName(d.wchar_type)) + " wchar_t;\n");
   o += "#ifdef __need_NULL\n#undef NULL\n#define NULL ((void*)0)\n#undef __need_NULL\n#endif\n";
@@ -295,7 +295,7 @@ bool builtinHeaderText(const TypeContext& ctx, std::string_view name, std::strin
     out = floatHeader();
   } else if (name == "uchar.h") {
     // C++ (CUDA/HIP) has char16_t and char32_t built in.
-    const bool cxx = ctx.language() == Language::CUDA || ctx.language() == Language::HIP;
+    const bool cxx = isCxx(ctx.language());
     out = "#ifndef __ABIKIT_UCHAR_H\n#define __ABIKIT_UCHAR_H\n";
     if (!cxx)
       out += "typedef " + std::string(intKindName(d.char16_type)) + " char16_t;\ntypedef " +

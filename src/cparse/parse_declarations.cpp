@@ -356,8 +356,8 @@ void Parser::parseExternalDeclaration() {
     consume();
     return;
   }
-  if ((lang_ == Language::CUDA || lang_ == Language::HIP) && isKw(kKwExtern) &&
-      peekTok(0).kind == Tok::String && peekTok(1).kind == Tok::LBrace) {
+  if (isCxx(lang_) && isKw(kKwExtern) && peekTok(0).kind == Tok::String &&
+      peekTok(1).kind == Tok::LBrace) {
     consume();
     if (tok_.text() != "\"C\"" && tok_.text() != "\"C++\"")
       fail(tok_.loc, "unknown linkage language " + std::string(tok_.text()));

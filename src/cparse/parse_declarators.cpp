@@ -198,7 +198,7 @@ FunctionType* Parser::parseParams(Declarator& d, const Loc& at, unsigned level) 
   if (tok_.kind == Tok::RParen) {
     consume();
     // C17: () declares a function without a prototype; C++ (CUDA/HIP): no parameters.
-    fn->prototyped = lang_ == Language::CUDA || lang_ == Language::HIP || lang_ == Language::OpenCL;
+    fn->prototyped = isCxx(lang_) || lang_ == Language::OpenCL;
     return fn;
   }
   // K&R identifier list (only meaningful in a definition).

@@ -40,8 +40,8 @@ void Parser::parseTagSpecifier(DeclSpec& ds, DeclContext dc) {
   // enum E : T (C23 / clang extension). In a member, `enum E : 3` is a bit-field instead, but
   // not in C++ (CUDA, HIP), where it must name a type.
   const IntType* fixed = nullptr;
-  if (kw == kKwEnum && tok_.kind == Tok::Colon && dc == DeclContext::Member &&
-      (lang_ == Language::CUDA || lang_ == Language::HIP) && !startsTypeName(peekTok(0)))
+  if (kw == kKwEnum && tok_.kind == Tok::Colon && dc == DeclContext::Member && isCxx(lang_) &&
+      !startsTypeName(peekTok(0)))
     fail(tok_.loc, "ISO C++ only allows ':' in member enumeration declaration to introduce a "
                    "fixed underlying type, not an anonymous bit-field");
   if (kw == kKwEnum && tok_.kind == Tok::Colon &&
@@ -519,8 +519,8 @@ void Parser::checkMembers(const RecordDecl* rd, const MemberInfo* info, size_t n
     const Loc& l = info[i].loc;
     // clang 19 and later accept one in a union (anywhere) or alone in a struct (GNU), and so
     // does C++ (CUDA, HIP).
-    const bool anywhere = compilerInfo(ctx_.target().compiler).flexible_array_anywhere ||
-                          lang_ == Language::CUDA || lang_ == Language::HIP;
+    const bool anywhere =
+        compilerInfo(ctx_.target().compiler).flexible_array_anywhere || isCxx(lang_);
     if (rd->is_union && !anywhere)
       fail(l, "flexible array member '" + fname + "' in a union is not allowed");
     if (rd->is_union) continue;
@@ -715,7 +715,7 @@ void Parser::finishEnum(EnumDecl* ed, const Loc& at) {
   ed->complete = true;
   // Enumerator types after the definition: C gives int when the value fits, else the enum's
   // integer type; C++ gives the enum type itself; a fixed type gives that type.
-  bool cxx = lang_ == Language::CUDA || lang_ == Language::HIP;
+  bool cxx = isCxx(lang_);
   unsigned iw = ctx_.data().of(IntKind::Int).size * 8u;
   for (const Enumerator& e : ed->enumerators) {
     Ident* id = ids_.get(e.name);

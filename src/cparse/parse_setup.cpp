@@ -180,9 +180,7 @@ constexpr CLTypeEntry kCLTypes[] = {
 
 Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, IdentTable& ids)
     : ctx_(ctx), layout_(layout), pp_(pp), ids_(ids), lang_(ctx.language()) {
-  uint8_t mask = lang_ == Language::OpenCL                             ? kLangCL
-                 : (lang_ == Language::CUDA || lang_ == Language::HIP) ? kLangCxx
-                                                                       : kLangC;
+  uint8_t mask = lang_ == Language::OpenCL ? kLangCL : isCxx(lang_) ? kLangCxx : kLangC;
   if (ctx.data().ms_extensions) mask |= kLangMs;
   for (const KwEntry& k : kKeywords)
     if (k.langs & mask) ids_.get(k.spelling)->keyword = uint16_t(k.kw);
@@ -321,7 +319,7 @@ bool Parser::isTypeName(const Token& t) const {
   Symbol* s = lookup(t.ident);
   if (s) return s->kind == Symbol::Typedef;
   // C++ (CUDA/HIP): a tag name is also a type name.
-  if (lang_ == Language::CUDA || lang_ == Language::HIP) return lookupTag(t.ident) != nullptr;
+  if (isCxx(lang_)) return lookupTag(t.ident) != nullptr;
   return false;
 }
 

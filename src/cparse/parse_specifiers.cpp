@@ -56,8 +56,7 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       ds.storage_loc = t.loc;
       ds.any = true;
       consume();
-      if (kw == kKwExtern && tok_.kind == Tok::String &&
-          (lang_ == Language::CUDA || lang_ == Language::HIP)) {
+      if (kw == kKwExtern && tok_.kind == Tok::String && isCxx(lang_)) {
         // extern "C" in CUDA/HIP sources.
         if (tok_.text() != "\"C\"" && tok_.text() != "\"C++\"")
           fail(tok_.loc, "unknown linkage language " + std::string(tok_.text()));
@@ -201,7 +200,7 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
         consume();
         continue;
       }
-      if (!s && (lang_ == Language::CUDA || lang_ == Language::HIP)) {
+      if (!s && isCxx(lang_)) {
         if (TagSym* tg = lookupTag(id)) {
           ds.setNamed(QType{tg->type}, t.loc);
           consume();

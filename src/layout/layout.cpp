@@ -468,7 +468,8 @@ private:
 
   void checkFlexibleArray(const FieldDecl& fd, bool last, bool named_before) {
     std::string name = "'" + std::string(fd.name) + "'";
-    const bool anywhere = compilerInfo(ctx_.target().compiler).flexible_array_anywhere || cxx();
+    const bool anywhere =
+        compilerInfo(ctx_.target().compiler).flexible_array_anywhere || isCxx(ctx_.language());
     if (rd_.is_union && !anywhere)
       fail(ctx_, fd.loc, "flexible array member " + name + " in a union is not allowed");
     if (!last && !rd_.is_union)
@@ -773,7 +774,7 @@ private:
     }
     // An empty record has size 4 in C and 1 in C++ (CUDA, HIP), or its alignment when a
     // required one of at least that applies.
-    const uint64_t min_size = cxx() ? kCharBits : 32;
+    const uint64_t min_size = isCxx(ctx_.language()) ? kCharBits : 32;
     if (size_ == 0) size_ = required_align_ >= min_size ? align_ : min_size;
     out_.size = size_ / 8;
     out_.align = uint32_t(align_ / 8);
@@ -923,7 +924,7 @@ private:
   void finish() {
     size_ = std::max(size_, padded_);
     // C++ (CUDA, HIP): an empty class (no members but zero-width bit-fields) has size 1.
-    if (size_ == 0 && cxx() &&
+    if (size_ == 0 && isCxx(ctx_.language()) &&
         std::all_of(rd_.fields.begin(), rd_.fields.end(), [](auto& f) { return f.bit_width == 0; }))
       size_ = kCharBits;
     if (align_ - 1 > ~uint64_t(0) - size_) failTooLarge(rd_.loc);
@@ -935,10 +936,6 @@ private:
 
   [[noreturn]] void failTooLarge(SourceLoc at) const {
     fail(ctx_, at, rd_.displayName(ctx_) + " is too large");
-  }
-
-  bool cxx() const {
-    return ctx_.language() == Language::CUDA || ctx_.language() == Language::HIP;
   }
 
   const LayoutEngine& engine_;

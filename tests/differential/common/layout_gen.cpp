@@ -30,8 +30,7 @@ public:
             bool ms_struct, Language lang)
       : rng_(seed), d_(dataModelFor(target, lang)), oracle_(oracle),
         gcc_i386_(oracle == OracleKind::Gcc && target.arch == "i386"),
-        ms_struct_(ms_struct && oracle == OracleKind::Clang),
-        cxx_(lang == Language::CUDA || lang == Language::HIP) {
+        ms_struct_(ms_struct && oracle == OracleKind::Clang), cxx_(isCxx(lang)) {
     p_.seed = seed;
     p_.prefix = prefix;
     for (IntKind k : kAllInts)
