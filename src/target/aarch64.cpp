@@ -315,7 +315,16 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   def("__ELF__");
   addLinuxOsMacros(out.macros);
 
-  const HostTarget host{"AAPCS64", "linux"};
+  // What clang's driver options make (-fPIE, -mcmodel), which a device compilation of this
+  // host does not get.
+  static constexpr HostDriverMacro kDriverMacros[] = {
+      {"__PIC__", ""},
+      {"__PIE__", ""},
+      {"__pic__", ""},
+      {"__pie__", ""},
+      {"__AARCH64_CMODEL_SMALL__", "__AARCH64_CMODEL___"},
+  };
+  const HostTarget host{"AAPCS64", "linux", kDriverMacros};
   auto& p = out.properties;
   p.clear();
   p.push_back({"psabi", std::string(host.psabi), {}, false});

@@ -760,8 +760,7 @@ std::vector<std::pair<std::string, std::string>> ownMacros(const Target& target,
   // clang-14 compiles CUDA and HIP as strict ISO C++ (but under the Microsoft dialect): the
   // plain spellings of clang's DefineStd names (`linux` beside `__linux__`, `unix`, `i386`) are
   // missing.
-  const bool strict =
-      (lang == Language::CUDA || lang == Language::HIP) && gnu && cc.offload_strict_ansi;
+  const bool strict = isCxx(lang) && gnu && cc.offload_strict_ansi;
   if (strict) m.def("__STRICT_ANSI__", "1");
   auto gnuOnly = [&](const std::string& name) {
     return name[0] != '_' && std::any_of(target.macros.begin(), target.macros.end(), [&](auto& o) {
@@ -778,36 +777,23 @@ std::vector<std::pair<std::string, std::string>> ownMacros(const Target& target,
   return out;
 }
 
-// Host macros made by the host's driver options (-fPIE, -mcmodel, SEH exceptions), which a
-// device compilation does not get: dropped, or (the code model's) renamed for an empty model.
-struct DriverMacro {
-  std::string_view name, device_name;
-};
-constexpr DriverMacro kDriverMacros[] = {
-    {"__PIC__", ""},
-    {"__PIE__", ""},
-    {"__pic__", ""},
-    {"__pie__", ""},
-    {"__SEH__", ""},
-    {"__code_model_small__", "__code_model___"},
-    {"__AARCH64_CMODEL_SMALL__", "__AARCH64_CMODEL___"},
-};
-
 } // namespace
 
 std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& target,
                                                                   Language lang) {
   std::vector<std::pair<std::string, std::string>> own = ownMacros(target, lang);
-  if ((lang != Language::CUDA && lang != Language::HIP) || !target.offload.host) return own;
+  if (!isCxx(lang) || !target.offload.host) return own;
   // A CUDA/HIP device compilation predefines its host's macros, then its own over them (clang's
   // InitializePreprocessor with an aux target).
   std::vector<std::pair<std::string, std::string>> out;
   std::map<std::string, size_t, std::less<>> at;
+  // The host's driver-option macros are not the device compilation's (HostDriverMacro).
+  std::span<const HostDriverMacro> driver = target.offload.host->host().driver_macros;
   for (auto& macro : ownMacros(*target.offload.host, lang)) {
-    auto d = std::find_if(std::begin(kDriverMacros), std::end(kDriverMacros),
-                          [&](const DriverMacro& m) { return m.name == macro.first; });
-    if (d != std::end(kDriverMacros) && d->device_name.empty()) continue;
-    std::string key = d != std::end(kDriverMacros) ? std::string(d->device_name) : macro.first;
+    auto d = std::find_if(driver.begin(), driver.end(),
+                          [&](const HostDriverMacro& m) { return m.name == macro.first; });
+    if (d != driver.end() && d->device_name.empty()) continue;
+    std::string key = d != driver.end() ? std::string(d->device_name) : macro.first;
     at.emplace(key, out.size());
     out.emplace_back(std::move(key), std::move(macro.second));
   }

@@ -284,6 +284,13 @@ bool x86Os(const std::string& env, X86Os& os) {
   return true;
 }
 
+// The macros clang's driver options make on these hosts (addLinuxOsMacros' -fPIE ones, MinGW's
+// SEH exceptions, the code model), which a device compilation of the host does not get.
+constexpr HostDriverMacro kDriverMacros[] = {
+    {"__PIC__", ""}, {"__PIE__", ""}, {"__pic__", ""},
+    {"__pie__", ""}, {"__SEH__", ""}, {"__code_model_small__", "__code_model___"},
+};
+
 void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   if (o.code_object_version) targetError("-mcode-object-version is an AMDGPU option");
   if (o.wavefront_size) targetError("-m[no-]wavefrontsize64 is an AMDGPU option");
@@ -462,11 +469,11 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
     addLinuxOsMacros(out.macros);
   }
 
-  const HostTarget host = os == X86Os::WindowsMsvc ? HostTarget{"Microsoft x64", "windows"}
-                          : os == X86Os::WindowsGnu
-                              ? HostTarget{"Microsoft x64 (MinGW-w64)", "windows"}
-                          : is64 ? HostTarget{"System V AMD64 psABI", "linux"}
-                                 : HostTarget{"System V i386 psABI", "linux"};
+  const HostTarget host{os == X86Os::WindowsMsvc  ? "Microsoft x64"
+                        : os == X86Os::WindowsGnu ? "Microsoft x64 (MinGW-w64)"
+                        : is64                    ? "System V AMD64 psABI"
+                                                  : "System V i386 psABI",
+                        windows ? "windows" : "linux", kDriverMacros};
   auto& p = out.properties;
   p.clear();
   p.push_back({"psabi", std::string(host.psabi), {}, false});
