@@ -79,4 +79,8 @@ FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, con
 /// pointer alignment for a function).
 uint32_t ptxPointeeAlign(const LayoutEngine& layout, const Type* pointee);
 
+/// NVPTX: the ABI alignment of the IR type clang gives `t` (NVPTX's data layout), which LLVM 15
+/// and later take as the least alignment of a byval aggregate's `.param`.
+uint32_t ptxIrAlign(const LayoutEngine& layout, const Type* t);
+
 } // namespace abikit

@@ -440,8 +440,12 @@ enum OffloadCopy : uint32_t {
   kOffloadFloat128 = 1u << 7,       // __float128 as the host has it (or not)
   kOffloadAlignedAttr = 1u << 8,    // `aligned` without an argument (default_aligned_attr)
   // Types device code declares whatever the device has (clang lets CUDA parse host code):
-  kOffloadFloat16 = 1u << 9, // _Float16: 2 bytes, IEEE half
-  kOffloadInt128 = 1u << 10, // __int128: 16 bytes, 16-aligned (also on 32-bit devices)
+  kOffloadFloat16 = 1u << 9,      // _Float16: 2 bytes, IEEE half
+  kOffloadInt128 = 1u << 10,      // __int128: 16 bytes, 16-aligned (also on 32-bit devices)
+  kOffloadAnyFloat128 = 1u << 11, // __float128: 16 bytes, 16-aligned, whatever the host has
+  /// The record-layout algorithm of the host (record_rules: Microsoft's for an MSVC host); not
+  /// MinGW's -mms-bitfields, nor the Microsoft enums.
+  kOffloadRecordRules = 1u << 12,
 };
 
 // ---------------------------------------------------------------------------------------------

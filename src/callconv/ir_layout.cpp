@@ -74,6 +74,7 @@ IrType IrTypes::integer(uint32_t bits) const {
   t.size = alignTo((uint64_t(bits) + 7) / 8, t.align);
   t.odd_int_bits = simpleInt(bits) ? 0 : bits;
   t.has_i128 = bits == 128;
+  t.has_wide_int = bits > 64;
   t.opencl_align = t.align;
   return t;
 }
@@ -164,9 +165,10 @@ IrType IrTypes::of(const Type* t) const {
     r.size = at->incomplete ? 0 : e.size * at->count; // `T x[]` is [0 x T]
     if (r.size == 0) {                                // no elements, no leaves
       r.odd_int_bits = 0;
-      r.has_i128 = r.i128_in_array = false;
+      r.has_i128 = r.i128_in_array = r.has_wide_int = r.wide_int_in_array = false;
     } else {
       r.i128_in_array = e.has_i128;
+      r.wide_int_in_array = e.has_wide_int;
     }
     return r;
   }
@@ -229,6 +231,8 @@ const IrTypes::Lowered& IrTypes::lowered(const RecordDecl& rd) const {
   else
     lowerStruct(rd, rl, l.record);
   l.summary = summarise(l.record, rl.size);
+  for (const FieldDecl& f : rd.fields)
+    l.summary.has_bitfields = l.summary.has_bitfields || (f.isBitField() && f.bit_width != 0);
   return records_.emplace(&rd, std::move(l)).first->second;
 }
 
@@ -410,6 +414,9 @@ IrType IrTypes::summarise(const IrRecord& rec, uint64_t size) const {
     if (!r.odd_int_bits) r.odd_int_bits = t.odd_int_bits;
     r.has_i128 = r.has_i128 || t.has_i128;
     r.i128_in_array = r.i128_in_array || t.i128_in_array;
+    r.has_wide_int = r.has_wide_int || t.has_wide_int;
+    r.wide_int_in_array = r.wide_int_in_array || t.wide_int_in_array;
+    r.has_bitfields = r.has_bitfields || t.has_bitfields;
     r.opencl_align = std::max(r.opencl_align, t.opencl_align);
   }
   return r;

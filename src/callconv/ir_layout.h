@@ -85,8 +85,14 @@ struct IrType {
   /// machine type: an integer that is not i1, i8, i16, i32, i64 or i128, or a vector element
   /// that is not i8, i16, i32 or i64. Its width in bits; 0 when there is none.
   uint32_t odd_int_bits = 0;
-  bool has_i128 = false;      // an i128 leaf
-  bool i128_in_array = false; // an i128 leaf inside an array (of at least one element)
+  bool has_i128 = false;          // an i128 leaf
+  bool i128_in_array = false;     // an i128 leaf inside an array (of at least one element)
+  bool has_wide_int = false;      // an integer leaf wider than 64 bits
+  bool wide_int_in_array = false; // such a leaf inside an array (of at least one element)
+  /// A record with a named bit-field (also nested, or as an array element). clang 19 and later
+  /// give bit-fields other storage members ("access units"), which this file does not model:
+  /// such a record's IR type is clang-14's only.
+  bool has_bitfields = false;
   /// NVPTX's getOpenCLAlignment: the preferred alignment of a single-value type (integers,
   /// floats, pointers, vectors), an array's element value, and the largest element value of a
   /// struct (even a packed one).

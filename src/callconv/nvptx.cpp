@@ -3,7 +3,7 @@
 // `<function>_param_<k>` (k = the IR argument index, which is the C parameter index: NVPTX has no
 // hidden arguments) and the return value is `func_retval0`.
 //
-// Front end (clang-14's NVPTXABIInfo):
+// Front end (clang's NVPTXABIInfo, the same in clang-14, -19 and -22 for fixed arguments):
 //  - returns: void is ignored; every non-scalar (struct, union, _Complex, vector) is returned
 //    directly as its IR type, never through an sret pointer; promotable integers (and _BitInt
 //    narrower than int) are extended by their signedness; the rest is direct;
@@ -12,15 +12,22 @@
 //    promotable integers are extended; the rest (scalars, vectors, __int128) is direct.
 //  - kernels (CUDA __global__, OpenCL __kernel, __attribute__((nvptx_kernel))) are classified
 //    the same way and must return void.
-// Back end (LLVM 14's NVPTX back end): a byval aggregate's `.param` holds the object itself
-// (sizeof bytes); a direct vector, __int128 or returned aggregate is a `.param` byte array with
-// the IR type's alloc size and ABI alignment; scalars are `.param .b32/.b64`. How they are
-// printed is src/emit/ptx.cpp's business.
+// Back end (LLVM's NVPTX back end): a byval aggregate's `.param` holds the object itself
+// (sizeof bytes); a direct vector, __int128, half value (LLVM 19 and later) or returned aggregate
+// is a `.param` byte array with the IR type's alloc size and ABI alignment; scalars are
+// `.param .b32/.b64` (.b128 for a _BitInt of 65 to 127 bits, LLVM 22). How they are printed is
+// src/emit/ptx.cpp's business.
 //
-// Rejected (the compilers cannot build it, checked with clang-14/llc-14): variadic and
-// unprototyped functions, __fp16 parameters and returns, _BitInt widths llc-14 cannot select,
-// vectors of __int128 or of odd integers, aggregates holding an integer llc-14 cannot load or
-// store as a unit (a bit-field run or _BitInt of an odd width).
+// Variadic calls (clang 19 and later, LLVM's ExpandVariadics pass): the extra arguments are
+// stored in a buffer, and its generic address is one more `.param` after the fixed ones. clang
+// passes each extra argument directly and flattens a record (and _Complex) into the elements of
+// its IR struct type; each IR value goes at the next offset aligned to its ABI alignment and
+// takes its alloc size (docs/targets/nvptx.md).
+//
+// Rejected where the selected compiler cannot build it (checked against its clang and llc, data
+// in NvptxCallRules): variadic functions (clang-14), unprototyped functions, __fp16 parameters
+// and returns, _BitInt widths its llc cannot select, vectors of __int128 or of odd integers,
+// aggregates holding an integer its llc cannot load or store as a unit.
 #include "core.h"
 #include "ir_layout.h"
 
@@ -54,8 +61,10 @@ struct State {
   IrTypes ir;
   bool kernel = false;
   bool is64 = true;
+  const NvptxCallRules& rules;
   std::vector<std::string>& notes;
   bool floor_note = false;
+  std::string backend() const { return std::string(rules.backend); }
 };
 
 void addNote(State& s, std::string note) {
@@ -73,11 +82,12 @@ ArgPart paramPart(uint32_t size, std::string name) {
   return p;
 }
 
-/// _BitInt widths llc-14 handles in parameters, returns and calls: up to 16 bits (promoted to
-/// 32 bits), 32, 64 and 128. Other widths fail in instruction selection (StoreParam /
-/// StoreRetval of a non-simple type), or in the front end above 64 bits.
-bool bitIntWidthOk(unsigned bits) {
-  return bits <= 16 || bits == 32 || bits == 64 || bits == 128;
+/// _BitInt widths the back end handles in parameters, returns and calls: up to 16 bits
+/// (promoted to 32 bits), 32, 64 and 128, and every width up to max_odd_bitint_bits. LLVM 14
+/// fails on the others in instruction selection (StoreParam / StoreRetval of a non-simple type);
+/// clang-14 and clang-19 crash above 64 bits.
+bool bitIntWidthOk(unsigned bits, const NvptxCallRules& r) {
+  return bits <= 16 || bits == 32 || bits == 64 || bits == 128 || bits <= r.max_odd_bitint_bits;
 }
 
 void checkAlignment(State& s, const std::string& what, uint32_t align) {
@@ -85,28 +95,42 @@ void checkAlignment(State& s, const std::string& what, uint32_t align) {
   // parameters may have any power of two.
   if (align > 128 && !(s.kernel && what != "the return value"))
     addNote(s, what + " is a .param aligned to " + std::to_string(align) +
-                   " bytes: llc-14 prints it, but ptxas accepts .func parameter alignments only "
-                   "up to 128");
+                   " bytes: " + s.backend() +
+                   " prints it, but ptxas accepts .func parameter alignments only up to 128");
+}
+
+/// clang 19 and later lower bit-fields to other IR storage members than clang-14 (access units),
+/// and the .param of a record follows its IR type: not modelled yet.
+void rejectBitFieldRecord(State& s, const IrType& it, const Type* type, const std::string& what) {
+  if (it.has_bitfields && !s.rules.bitfield_records)
+    unsupported(s.fn, what + " has type '" + typeName(type, s.layout.context()) +
+                          "', a record with bit-fields: its .param follows the IR type " +
+                          s.backend() +
+                          "'s clang gives it, whose bit-field storage (clang 19's \"access "
+                          "units\") abikit does not model yet (--compiler clang-14 is modelled)");
 }
 
 void lowerAggregate(State& s, const Type* c, ArgLowering& a, const ArgLowering* named, size_t index,
                     std::string param) {
   TypeLayout tl = s.layout.of(c);
   IrType it = s.ir.of(c);
+  rejectBitFieldRecord(s, it, a.type, describe(named, index));
   // A kernel parameter is only ever read by the kernel (ld.param at offsets): llc-14 lowers it
   // whatever its IR type holds. Calls and returns copy the value leaf by leaf.
-  if (it.odd_int_bits && !(s.kernel && named))
+  if (it.odd_int_bits && !(s.kernel && named) && !s.rules.odd_int_aggregates)
     unsupported(s.fn, describe(named, index) + " has type '" +
                           typeName(a.type, s.layout.context()) + "', whose IR type holds an i" +
                           std::to_string(it.odd_int_bits) +
                           " (a bit-field run or _BitInt of that width): llc-14 cannot pass or "
                           "return it (\"Cannot select\" on its StoreParam/StoreRetval/LoadParam)");
-  if (it.i128_in_array && !(s.kernel && named))
-    unsupported(s.fn, describe(named, index) + " has type '" +
-                          typeName(a.type, s.layout.context()) +
-                          "', whose IR type holds an array of i128: llc-14 cannot pass or "
-                          "return it (it splits an i128 into two i64 only outside arrays; "
-                          "calls crash, returns fail with \"Cannot select\")");
+  if ((s.rules.odd_int_aggregates ? it.wide_int_in_array : it.i128_in_array) &&
+      !(s.kernel && named) && !s.rules.i128_arrays_and_vectors)
+    unsupported(
+        s.fn, describe(named, index) + " has type '" + typeName(a.type, s.layout.context()) +
+                  "', whose IR type holds an array of integers wider than 64 bits: " + s.backend() +
+                  " cannot pass or return it (llc-14 splits an i128 into two i64 only "
+                  "outside arrays: calls crash, returns fail with \"Cannot select\"; "
+                  "clang-19 crashes)");
   a.parts.push_back(paramPart(uint32_t(tl.size), std::move(param)));
   if (!named) {
     // Returned directly as clang's IR type: the .param has that type's ABI alignment.
@@ -118,8 +142,9 @@ void lowerAggregate(State& s, const Type* c, ArgLowering& a, const ArgLowering* 
                      typeName(a.type, s.layout.context()) + "'), not to its C alignment " +
                      std::to_string(tl.align));
     if (tl.size == 0)
-      addNote(s, "the return value is empty: llc-14 declares func_retval0[0], which ptxas "
-                 "rejects (\"Output parameter cannot be an incomplete array\")");
+      addNote(s, "the return value is empty: " + s.backend() +
+                     " declares func_retval0[0], which ptxas rejects (\"Output parameter "
+                     "cannot be an incomplete array\")");
     checkAlignment(s, "the return value", it.align);
     return;
   }
@@ -127,16 +152,20 @@ void lowerAggregate(State& s, const Type* c, ArgLowering& a, const ArgLowering* 
   a.kind = ArgKind::Indirect;
   a.byval = true;
   a.align = tl.align;
-  if (!s.kernel && tl.align < 4 && !s.floor_note) {
+  uint32_t floor = s.kernel ? 1u : s.rules.byval_min_align;
+  if (s.rules.byval_ir_align) floor = std::max(floor, it.align);
+  if (tl.align < floor && !s.floor_note && !s.rules.byval_ir_align) {
     s.floor_note = true;
-    addNote(s, "LLVM 14 declares the .param of a byval aggregate of a non-kernel function with "
-               "an alignment of at least 4 (a workaround for an old ptxas bug)");
+    addNote(s, s.backend() +
+                   " declares the .param of a byval aggregate of a non-kernel "
+                   "function with an alignment of at least " +
+                   std::to_string(floor) + " (a workaround for an old ptxas bug)");
   }
   if (tl.size == 0)
-    addNote(s, describe(named, index) +
-                   " is empty: llc-14 declares a [0] .param array, which ptxas reads as an "
-                   "unsized array (PTX ISA 6.0 and sm_30 or later)");
-  checkAlignment(s, describe(named, index), std::max<uint32_t>(tl.align, s.kernel ? 1 : 4));
+    addNote(s, describe(named, index) + " is empty: " + s.backend() +
+                   " declares a [0] .param array, which ptxas reads as an unsized array (PTX "
+                   "ISA 6.0 and sm_30 or later)");
+  checkAlignment(s, describe(named, index), std::max<uint32_t>(tl.align, floor));
 }
 
 void lowerValue(State& s, ArgLowering& a, const ArgLowering* named, size_t index,
@@ -155,14 +184,26 @@ void lowerValue(State& s, ArgLowering& a, const ArgLowering* named, size_t index
     const bool kernel_param = s.kernel && named; // never called or returned: see above
     if (const IntType* ie = asInteger(el)) {
       unsigned bits = ie->is_bitint ? ie->bits : unsigned(ctx.data().of(ie->ikind).size) * 8u;
-      if (bits == 128 && !kernel_param)
-        unsupported(s.fn, what + " is a vector of 128-bit integers: llc-14 cannot pass or "
-                                 "return it (\"Cannot select\")");
+      if (bits == 128 && !kernel_param && !s.rules.i128_arrays_and_vectors)
+        unsupported(s.fn, what + " is a vector of 128-bit integers: " + s.backend() +
+                              " cannot pass or return it (llc-14: \"Cannot select\"; clang-19 "
+                              "crashes)");
     }
     IrType it = s.ir.of(c);
-    if (it.odd_int_bits && !kernel_param)
+    if (s.rules.vector_bugs && !kernel_param) {
+      const unsigned n = unsigned(vt->count);
+      const uint64_t esize = s.layout.of(el).size;
+      if (esize == 1 && n == 2 && named)
+        unsupported(s.fn, what + " is a vector of two 8-bit values: " + s.backend() +
+                              " cannot pass it to a call (\"Copy one register into another "
+                              "with a different width\")");
+      if (esize == 2 && n > 4 && n % 2 == 0 && (n & (n - 1)) != 0)
+        unsupported(s.fn, what + " is a vector of " + std::to_string(n) + " 16-bit values: " +
+                              s.backend() + " crashes on it as an argument or return value");
+    }
+    if (it.odd_int_bits && !kernel_param && !s.rules.odd_int_aggregates)
       unsupported(s.fn, what + " is a vector of " + std::to_string(it.odd_int_bits) +
-                            "-bit integers: llc-14 cannot lower it");
+                            "-bit integers: " + s.backend() + " cannot lower it");
     a.kind = ArgKind::Direct;
     a.align = it.align;
     a.parts.push_back(paramPart(uint32_t(it.size), std::move(param)));
@@ -176,16 +217,19 @@ void lowerValue(State& s, ArgLowering& a, const ArgLowering* named, size_t index
     if (it->is_bitint) {
       // Kernel parameters are only read by the kernel: every width up to 64 bits compiles
       // (ptxas then rejects the .uN llc-14 declares for odd widths); wider ones crash clang-14.
-      bool ok = s.kernel && named ? it->bits <= 64 || it->bits == 128 : bitIntWidthOk(it->bits);
+      bool ok = s.kernel && named
+                    ? it->bits <= 64 || it->bits == 128 || it->bits <= s.rules.max_odd_bitint_bits
+                    : bitIntWidthOk(it->bits, s.rules);
       if (!ok || (!s.is64 && it->bits > 64 && it->bits < 128))
-        unsupported(s.fn, what + " has type '" + typeName(a.type, ctx) +
-                              "': llc-14 handles _BitInt parameters and return values of at "
-                              "most 16 bits and of 32, 64 and 128 bits only (kernel "
-                              "parameters: at most 64 bits, and 128)");
+        unsupported(s.fn, what + " has type '" + typeName(a.type, ctx) + "': " + s.backend() +
+                              " handles _BitInt parameters and return values of at most " +
+                              std::to_string(std::max<unsigned>(16, s.rules.max_odd_bitint_bits)) +
+                              " bits and of 32, 64 and 128 bits only" +
+                              (s.is64 ? "" : " (and of at most 64 bits or 128 on 32-bit nvptx)"));
       if (s.kernel && named && it->bits != 1 && it->bits != 8 && it->bits != 16 && it->bits != 32 &&
           it->bits != 64 && it->bits != 128)
-        addNote(s, what + " has type '" + typeName(a.type, ctx) + "': llc-14 declares it .u" +
-                       std::to_string(it->bits) + ", which ptxas rejects");
+        addNote(s, what + " has type '" + typeName(a.type, ctx) + "': " + s.backend() +
+                       " declares it .u" + std::to_string(it->bits) + ", which ptxas rejects");
       if (named && !s.is64 && it->bits > 64) {
         // No __int128 on 32-bit nvptx: clang passes a wide _BitInt byval.
         a.kind = ArgKind::Indirect;
@@ -227,10 +271,11 @@ void lowerValue(State& s, ArgLowering& a, const ArgLowering* named, size_t index
     auto* ft = static_cast<const FloatType*>(c);
     if (ft->fkind == FloatKind::Fp16)
       unsupported(s.fn, what + " has type '" + typeName(a.type, ctx) +
-                            "': clang-14 rejects half-precision parameters and return values "
-                            "on NVPTX (the target does not allow half arguments and returns)");
+                            "': clang rejects __fp16 parameters and return values on NVPTX");
     TypeLayout tl = s.layout.of(c); // rejects the types the target lacks
     a.kind = ArgKind::Direct;
+    if (ft->fkind == FloatKind::Float16 || ft->fkind == FloatKind::BFloat16)
+      a.align = 2; // LLVM 19 and later: a half is a .param .align 2 .b8 [2] array
     a.parts.push_back(paramPart(uint32_t(tl.size), std::move(param)));
     return;
   }
@@ -253,25 +298,60 @@ void lowerValue(State& s, ArgLowering& a, const ArgLowering* named, size_t index
   unsupported(s.fn, what + " has type '" + typeName(a.type, ctx) + "', which cannot be passed");
 }
 
+/// Places one extra argument of a variadic call in the buffer (see the file comment): `end` is
+/// the buffer's size so far, `align` its alignment so far.
+void lowerVariadic(State& s, ArgLowering& a, uint64_t& end, uint32_t& align) {
+  const Type* c = stripTypedefs(a.type);
+  a.kind = ArgKind::Direct;
+  auto place = [&](uint64_t value_offset, uint64_t size, uint32_t al) {
+    end = (end + al - 1) / al * al;
+    align = std::max(align, al);
+    ArgPart p;
+    p.offset = uint32_t(value_offset);
+    p.size = uint32_t(size);
+    p.loc.kind = ArgLocation::Kind::Stack;
+    p.loc.stack_offset = int64_t(end);
+    a.parts.push_back(p);
+    end += size;
+  };
+  if (c->kind == TypeKind::Record) {
+    rejectBitFieldRecord(s, s.ir.of(c), a.type, "an extra argument");
+    const IrRecord& r = s.ir.record(*static_cast<const RecordType*>(c)->decl);
+    for (const IrMember& m : r.members) place(m.offset, m.size, m.align);
+    if (a.parts.empty()) a.kind = ArgKind::Ignore; // an empty record stores nothing
+    return;
+  }
+  IrType it = s.ir.of(c);
+  if (c->kind == TypeKind::Complex) { // {T, T}: two values
+    place(0, it.size / 2, it.align);
+    place(it.size / 2, it.size / 2, it.align);
+    return;
+  }
+  place(0, it.size, it.align);
+}
+
 void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering& out) {
   const FunctionType* ft = fn.type;
   if (ft->fkind == FunctionKind::Vertex)
     unsupported(fn, "vertex functions are a Graphcore IPU concept and do not exist on NVPTX");
-  if (ft->variadic)
+  const Target& target = layout.context().target();
+  const NvptxCallRules& rules = target.nvptx().call;
+  if (ft->variadic && !rules.variadic_buffer)
     unsupported(fn, "variadic functions cannot be used on NVPTX with LLVM 14: the back end "
                     "drops '...' from the declaration and passes the extra arguments as extra "
                     ".params at the call, which ptxas rejects (\"Call has wrong number of "
-                    "parameters\"), and clang-14 crashes on va_start in a definition");
+                    "parameters\"), and clang-14 crashes on va_start in a definition (clang-19 "
+                    "and later pass them in a buffer: --compiler clang-22)");
   if (!ft->prototyped)
     unsupported(fn, "a function without a prototype is variadic at the IR level ('(...)'), "
-                    "which LLVM 14's NVPTX back end cannot call with arguments; declare its "
-                    "parameters (or '(void)')");
-  const Target& target = layout.context().target();
+                    "which abikit does not model for NVPTX (LLVM 14's back end cannot call it "
+                    "with arguments); declare its parameters (or '(void)')");
   State s{layout,
           fn,
           IrTypes(layout, kDataLayout),
           ft->fkind == FunctionKind::Kernel,
           target.nvptx().is64,
+          rules,
           out.notes};
 
   const Type* rt = stripTypedefs(out.ret.type);
@@ -284,11 +364,27 @@ void lower(const LayoutEngine& layout, const FunctionDecl& fn, FunctionLowering&
     lowerValue(s, out.ret, nullptr, 0, "func_retval0");
   }
   std::string prefix = std::string(fn.name) + "_param_";
+  uint64_t end = 0;
+  uint32_t align = 1;
+  bool extra = false;
   for (size_t k = 0; k < out.params.size(); ++k) {
     ArgLowering& a = out.params[k];
-    lowerValue(s, a, &a, k, prefix + std::to_string(k));
+    if (a.variadic) {
+      lowerVariadic(s, a, end, align);
+      extra = true;
+    } else {
+      lowerValue(s, a, &a, k, prefix + std::to_string(k));
+    }
   }
-  out.stack_bytes = 0;
+  out.stack_bytes = (end + align - 1) / align * align;
+  if (ft->variadic)
+    addNote(s, "the extra arguments of a call are stored in a buffer (the .local stack of the "
+               "caller), at the offsets shown as stack+N" +
+                   std::string(extra ? " (" + std::to_string(out.stack_bytes) +
+                                           " bytes, aligned to " + std::to_string(align) + ")"
+                                     : std::string()) +
+                   "; its generic address is passed in " + prefix +
+                   std::to_string(ft->params.size()) + " (.b" + (s.is64 ? "64" : "32") + ")");
 }
 
 } // namespace
@@ -298,6 +394,10 @@ const CallconvInfo kNvptxCallconv = {Family::NVPTX, lower};
 } // namespace abikit::detail
 
 namespace abikit {
+
+uint32_t ptxIrAlign(const LayoutEngine& layout, const Type* t) {
+  return detail::IrTypes(layout, detail::kDataLayout).of(stripTypedefs(t)).align;
+}
 
 uint32_t ptxPointeeAlign(const LayoutEngine& layout, const Type* pointee) {
   const Type* c = stripTypedefs(pointee);

@@ -11,45 +11,47 @@ namespace {
 // ----- processors -----------------------------------------------------------------------------
 
 // min_ptx: the lowest `.version` ptxas 13.0 accepts for the `.target` (probed with
-// `.address_size 64`, which needs 2.3). llvm14_ptx: the `.version` llc-14 writes for -mcpu.
+// `.address_size 64`, which needs 2.3). llvm14_ptx, llvm19_ptx, llvm22_ptx: the `.version`
+// llc-14, llc-19 and llc-22 write for -mcpu (0: unknown to that LLVM). LLVM 22 also knows sm_101
+// and sm_101a, CUDA 12's names of sm_110 and sm_110a, which ptxas 13.0 rejects: not listed.
 constexpr NvptxProcessor kProcessors[] = {
-    {"sm_20", 20, 0, 23, 32, false, "Fermi; LLVM 14's default processor"},
-    {"sm_21", 21, 0, 23, 32, false, "Fermi"},
-    {"sm_30", 30, 0, 30, 32, false, "Kepler"},
-    {"sm_32", 32, 0, 40, 40, false, "Kepler"},
-    {"sm_35", 35, 0, 31, 32, false, "Kepler"},
-    {"sm_37", 37, 0, 41, 41, false, "Kepler"},
-    {"sm_50", 50, 0, 40, 40, false, "Maxwell"},
-    {"sm_52", 52, 0, 41, 41, false, "Maxwell"},
-    {"sm_53", 53, 0, 42, 42, false, "Maxwell"},
-    {"sm_60", 60, 0, 50, 50, false, "Pascal"},
-    {"sm_61", 61, 0, 50, 50, false, "Pascal"},
-    {"sm_62", 62, 0, 50, 50, false, "Pascal"},
-    {"sm_70", 70, 0, 60, 60, false, "Volta"},
-    {"sm_72", 72, 0, 61, 61, false, "Volta"},
-    {"sm_75", 75, 0, 63, 63, true, "Turing; ptxas 13 default"},
-    {"sm_80", 80, 0, 70, 70, true, "Ampere"},
-    {"sm_86", 86, 0, 71, 71, true, "Ampere"},
-    {"sm_87", 87, 0, 74, 0, true, "Ampere"},
-    {"sm_88", 88, 0, 73, 0, true, "ptxas 13 accepts `.target sm_88` from PTX 7.3"},
-    {"sm_89", 89, 0, 78, 0, true, "Ada"},
-    {"sm_90", 90, 0, 78, 0, true, "Hopper"},
-    {"sm_90a", 90, 'a', 80, 0, true, "Hopper, architecture-specific features"},
-    {"sm_100", 100, 0, 86, 0, true, "Blackwell"},
-    {"sm_100a", 100, 'a', 86, 0, true, "Blackwell, architecture-specific features"},
-    {"sm_100f", 100, 'f', 88, 0, true, "Blackwell, family-specific features"},
-    {"sm_103", 103, 0, 88, 0, true, "Blackwell"},
-    {"sm_103a", 103, 'a', 88, 0, true, "Blackwell, architecture-specific features"},
-    {"sm_103f", 103, 'f', 88, 0, true, "Blackwell, family-specific features"},
-    {"sm_110", 110, 0, 90, 0, true, "Blackwell (sm_101 before CUDA 13)"},
-    {"sm_110a", 110, 'a', 90, 0, true, "Blackwell, architecture-specific features"},
-    {"sm_110f", 110, 'f', 90, 0, true, "Blackwell, family-specific features"},
-    {"sm_120", 120, 0, 87, 0, true, "Blackwell"},
-    {"sm_120a", 120, 'a', 87, 0, true, "Blackwell, architecture-specific features"},
-    {"sm_120f", 120, 'f', 88, 0, true, "Blackwell, family-specific features"},
-    {"sm_121", 121, 0, 88, 0, true, "Blackwell"},
-    {"sm_121a", 121, 'a', 88, 0, true, "Blackwell, architecture-specific features"},
-    {"sm_121f", 121, 'f', 88, 0, true, "Blackwell, family-specific features"},
+    {"sm_20", 20, 0, 23, 32, 32, 32, false, "Fermi; LLVM 14's default processor"},
+    {"sm_21", 21, 0, 23, 32, 32, 32, false, "Fermi"},
+    {"sm_30", 30, 0, 30, 32, 60, 32, false, "Kepler"},
+    {"sm_32", 32, 0, 40, 40, 40, 40, false, "Kepler"},
+    {"sm_35", 35, 0, 31, 32, 32, 32, false, "Kepler"},
+    {"sm_37", 37, 0, 41, 41, 41, 41, false, "Kepler"},
+    {"sm_50", 50, 0, 40, 40, 40, 40, false, "Maxwell"},
+    {"sm_52", 52, 0, 41, 41, 41, 41, false, "Maxwell"},
+    {"sm_53", 53, 0, 42, 42, 42, 42, false, "Maxwell"},
+    {"sm_60", 60, 0, 50, 50, 50, 50, false, "Pascal"},
+    {"sm_61", 61, 0, 50, 50, 50, 50, false, "Pascal"},
+    {"sm_62", 62, 0, 50, 50, 50, 50, false, "Pascal"},
+    {"sm_70", 70, 0, 60, 60, 60, 60, false, "Volta"},
+    {"sm_72", 72, 0, 61, 61, 61, 61, false, "Volta"},
+    {"sm_75", 75, 0, 63, 63, 63, 63, true, "Turing; ptxas 13 default"},
+    {"sm_80", 80, 0, 70, 70, 70, 70, true, "Ampere"},
+    {"sm_86", 86, 0, 71, 71, 71, 71, true, "Ampere"},
+    {"sm_87", 87, 0, 74, 0, 74, 74, true, "Ampere"},
+    {"sm_88", 88, 0, 73, 0, 0, 90, true, "ptxas 13 accepts `.target sm_88` from PTX 7.3"},
+    {"sm_89", 89, 0, 78, 0, 78, 78, true, "Ada"},
+    {"sm_90", 90, 0, 78, 0, 78, 78, true, "Hopper"},
+    {"sm_90a", 90, 'a', 80, 0, 80, 80, true, "Hopper, architecture-specific features"},
+    {"sm_100", 100, 0, 86, 0, 0, 86, true, "Blackwell"},
+    {"sm_100a", 100, 'a', 86, 0, 0, 86, true, "Blackwell, architecture-specific features"},
+    {"sm_100f", 100, 'f', 88, 0, 0, 88, true, "Blackwell, family-specific features"},
+    {"sm_103", 103, 0, 88, 0, 0, 88, true, "Blackwell"},
+    {"sm_103a", 103, 'a', 88, 0, 0, 88, true, "Blackwell, architecture-specific features"},
+    {"sm_103f", 103, 'f', 88, 0, 0, 88, true, "Blackwell, family-specific features"},
+    {"sm_110", 110, 0, 90, 0, 0, 90, true, "Blackwell (sm_101 before CUDA 13)"},
+    {"sm_110a", 110, 'a', 90, 0, 0, 90, true, "Blackwell, architecture-specific features"},
+    {"sm_110f", 110, 'f', 90, 0, 0, 90, true, "Blackwell, family-specific features"},
+    {"sm_120", 120, 0, 87, 0, 0, 87, true, "Blackwell"},
+    {"sm_120a", 120, 'a', 87, 0, 0, 87, true, "Blackwell, architecture-specific features"},
+    {"sm_120f", 120, 'f', 88, 0, 0, 88, true, "Blackwell, family-specific features"},
+    {"sm_121", 121, 0, 88, 0, 0, 88, true, "Blackwell"},
+    {"sm_121a", 121, 'a', 88, 0, 0, 88, true, "Blackwell, architecture-specific features"},
+    {"sm_121f", 121, 'f', 88, 0, 0, 88, true, "Blackwell, family-specific features"},
 };
 
 const NvptxProcessor* processorBySm(unsigned sm, char suffix) {
@@ -197,6 +199,104 @@ void cudaLinkConflicts(const ElfFlagsInfo& a, const ElfFlagsInfo& b,
 const ElfMachineInfo kElf = {kEmCuda,           kEmCudaName, Family::NVPTX, {}, decodeCudaFlags,
                              cudaLinkConflicts, {}};
 
+// ----- what differs between the compilers abikit models (docs/targets/nvptx.md) --------------
+
+struct NvptxCompilerFacts {
+  Compiler compiler;
+  std::string_view default_cpu;         // clang's and llc's processor without -mcpu
+  uint16_t NvptxProcessor::*ptx_column; // the .version its back end writes per processor
+  bool half_types;                      // _Float16 and __bf16 exist (HasFloat16, bf16)
+  bool lock_free_atomics;     // up to the pointer's width; else every __GCC_ATOMIC_*_LOCK_FREE is 1
+  bool elf_and_no_math_errno; // __ELF__; __NO_MATH_ERRNO__ (-cuda) and __CUDA_ARCH__ (-march) in C
+  uint32_t offload_copies;    // what a CUDA device takes from its host
+  NvptxCallRules call;
+};
+
+// What a CUDA device compilation copies from its host (clang-14's NVPTXTargetInfo constructor
+// and driver; clang 19 and later add the host's record layout and declare __float128).
+constexpr uint32_t kCudaCopies14 = kOffloadInts | kOffloadFloats | kOffloadBitFieldRules |
+                                   kOffloadAtomics | kOffloadDialect | kOffloadAlignedAttr |
+                                   kOffloadFloat16 | kOffloadInt128;
+constexpr uint32_t kCudaCopies19 = kCudaCopies14 | kOffloadRecordRules | kOffloadAnyFloat128;
+
+// Read from each compiler's -dM output, its -S output and its llc (tests/differential/diff_ptx.cpp
+// and diff_gpu_datamodel.cpp run every one).
+constexpr NvptxCompilerFacts kNvptxCompilerFacts[] = {
+    {.compiler = Compiler::Clang22,
+     .default_cpu = "sm_30",
+     .ptx_column = &NvptxProcessor::llvm22_ptx,
+     .half_types = true,
+     .lock_free_atomics = true,
+     .elf_and_no_math_errno = true,
+     .offload_copies = kCudaCopies19,
+     .call = {.backend = "llc-22",
+              .byval_min_align = 1,
+              .byval_ir_align = true,
+              .local_array_align = 16,
+              .variadic_buffer = true,
+              .max_odd_bitint_bits = 127,
+              .odd_int_aggregates = true,
+              .i128_arrays_and_vectors = true,
+              .bitfield_records = false,
+              .vector_bugs = false,
+              .kernel_pointers = NvptxKernelPointers::AlignOne}},
+    {.compiler = Compiler::Clang19,
+     .default_cpu = "sm_30",
+     .ptx_column = &NvptxProcessor::llvm19_ptx,
+     .half_types = true,
+     .lock_free_atomics = true,
+     .elf_and_no_math_errno = true,
+     .offload_copies = kCudaCopies19,
+     .call = {.backend = "llc-19",
+              .byval_min_align = 1,
+              .byval_ir_align = true,
+              .local_array_align = 16,
+              .variadic_buffer = true,
+              .max_odd_bitint_bits = 64,
+              .odd_int_aggregates = true,
+              .i128_arrays_and_vectors = false,
+              .bitfield_records = false,
+              .vector_bugs = true,
+              .kernel_pointers = NvptxKernelPointers::NvclAlignOne}},
+    {.compiler = Compiler::Clang14,
+     .default_cpu = "sm_20",
+     .ptx_column = &NvptxProcessor::llvm14_ptx,
+     .half_types = false,
+     .lock_free_atomics = false,
+     .elf_and_no_math_errno = false,
+     .offload_copies = kCudaCopies14,
+     .call = {.backend = "llc-14",
+              .byval_min_align = 4,
+              .byval_ir_align = false,
+              .local_array_align = 0,
+              .variadic_buffer = false,
+              .max_odd_bitint_bits = 16,
+              .odd_int_aggregates = false,
+              .i128_arrays_and_vectors = false,
+              .bitfield_records = true,
+              .vector_bugs = false,
+              .kernel_pointers = NvptxKernelPointers::NvclPointeeAlign}},
+};
+// The first is the default: the newest clang abikit models (docs/compilers.md).
+constexpr Compiler kNvptxCompilers[] = {Compiler::Clang22, Compiler::Clang19, Compiler::Clang14};
+
+const NvptxCompilerFacts& compilerFacts(Compiler c) {
+  for (const NvptxCompilerFacts& f : kNvptxCompilerFacts)
+    if (f.compiler == c) return f;
+  return kNvptxCompilerFacts[0]; // unreachable: selectCompiler admits only kNvptxCompilers
+}
+
+constexpr std::string_view kArgumentArea =
+    "none: PTX hides the stack; every argument and the return value is a .param variable "
+    "(callee: <function>_param_<i> and func_retval0; caller: param<i> and retval0), and the "
+    "per-thread stack (local depot, .local state space) is managed by ptxas";
+constexpr std::string_view kArgumentAreaVariadic =
+    "none for fixed arguments: PTX hides the stack; every fixed argument and the return value is "
+    "a .param variable (callee: <function>_param_<i> and func_retval0; caller: param<i> and "
+    "retval0), and the per-thread stack (local depot, .local state space) is managed by ptxas. "
+    "The extra arguments of a variadic call are stored in a buffer on the caller's stack (stack+N "
+    "is an offset in it), whose generic address is the .param after the fixed ones";
+
 // ----- resolution -----------------------------------------------------------------------------
 
 bool handles(const Triple& t) {
@@ -209,7 +309,7 @@ std::string knownCpuList() {
   return s;
 }
 
-void setDataModel(DataModel& d, bool is64) {
+void setDataModel(DataModel& d, bool is64, const NvptxCompilerFacts& cc) {
   d.endian = Endian::Little;
   d.char_signed = true;
   d.of(IntKind::Bool) = {1, 1};
@@ -223,8 +323,13 @@ void setDataModel(DataModel& d, bool is64) {
   d.of(IntKind::Int128) = d.of(IntKind::UInt128) = is64 ? SizeAlign{16, 16} : SizeAlign{};
   d.floats = {};
   d.float_formats = {};
-  d.of(FloatKind::Fp16) = {2, 2}; // storage only; _Float16 and __bf16 are rejected by clang-14
+  d.of(FloatKind::Fp16) = {2, 2}; // storage only
   d.float_formats[size_t(FloatKind::Fp16)] = FloatFormat::IEEEHalf;
+  if (cc.half_types) { // clang-14 rejects _Float16 and __bf16 on NVPTX
+    d.of(FloatKind::Float16) = d.of(FloatKind::BFloat16) = {2, 2};
+    d.float_formats[size_t(FloatKind::Float16)] = FloatFormat::IEEEHalf;
+    d.float_formats[size_t(FloatKind::BFloat16)] = FloatFormat::BFloat;
+  }
   d.of(FloatKind::Float) = {4, 4};
   d.float_formats[size_t(FloatKind::Float)] = FloatFormat::IEEESingle;
   d.of(FloatKind::Double) = {8, 8};
@@ -250,7 +355,7 @@ void setDataModel(DataModel& d, bool is64) {
   d.max_align_t_align = 8;
   d.bitint_max_width = 128;
   d.bitint_max_align = 8;
-  d.max_atomic_inline_bits = 0; // C: every __GCC_ATOMIC_*_LOCK_FREE is 1
+  d.max_atomic_inline_bits = cc.lock_free_atomics ? (is64 ? 64 : 32) : 0;
   d.has_sync_cas = false;
   d.bitfield_type_alignment = true;
   d.zero_length_bitfield_alignment = false;
@@ -282,7 +387,8 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
                 t.arch + "-nvidia-nvcl)");
   const std::string os = t.os == "nvcl" ? "nvcl" : "cuda";
 
-  std::string cpu = o.mcpu.empty() ? std::string("sm_20") : o.mcpu;
+  const NvptxCompilerFacts& cc = compilerFacts(out.compiler);
+  std::string cpu = o.mcpu.empty() ? std::string(cc.default_cpu) : o.mcpu;
   const NvptxProcessor* p = findNvptxProcessor(cpu);
   if (!p) targetError("unknown NVPTX processor '" + cpu + "' (known: " + knownCpuList() + ")");
 
@@ -291,14 +397,16 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   nv.sm = p->sm;
   nv.arch_specific = p->suffix == 'a';
   nv.family_specific = p->suffix == 'f';
-  nv.ptx_version = p->llvm14_ptx ? p->llvm14_ptx : p->min_ptx;
+  const uint16_t llvm_ptx = p->*cc.ptx_column;
+  nv.ptx_version = llvm_ptx ? llvm_ptx : p->min_ptx;
   nv.processor = p;
+  nv.call = cc.call;
 
   out.arch = t.arch;
   out.triple = t.arch + "-nvidia-" + os;
   out.cpu = std::string(p->name);
   out.spelling = out.triple + " -mcpu=" + out.cpu;
-  setDataModel(out.data, is64);
+  setDataModel(out.data, is64, cc);
 
   // PTX has no physical registers: parameters live in the .param state space and registers
   // are virtual, allocated by ptxas.
@@ -309,10 +417,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   out.stack.stack_pointer = "";
   out.stack.return_address = "";
   out.stack.frame_pointer = "";
-  out.stack.argument_area =
-      "none: PTX hides the stack; every argument and the return value is a .param variable "
-      "(callee: <function>_param_<i> and func_retval0; caller: param<i> and retval0), and the "
-      "per-thread stack (local depot, .local state space) is managed by ptxas";
+  out.stack.argument_area = cc.call.variadic_buffer ? kArgumentAreaVariadic : kArgumentArea;
   out.address_spaces = is64 ? std::span<const AddressSpaceInfo>(kSpaces64)
                             : std::span<const AddressSpaceInfo>(kSpaces32);
   out.memory = {};
@@ -336,18 +441,30 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
                kEmCudaName};
   }
 
-  // A CUDA device compilation takes these from its host (clang-14's NVPTXTargetInfo
-  // constructor, and its driver: the Microsoft dialect, char's sign); long double, __int128 and
-  // the vector and biggest alignments stay the device's. The driver pairs a 32-bit host with
-  // nvptx-nvidia-cuda, a 64-bit one with nvptx64 (docs/offload.md).
-  out.offload.copies = kOffloadInts | kOffloadFloats | kOffloadBitFieldRules | kOffloadAtomics |
-                       kOffloadDialect | kOffloadAlignedAttr | kOffloadFloat16 | kOffloadInt128;
+  // A CUDA device compilation takes parts of its host's data model (kCudaCopies14/19: clang's
+  // NVPTXTargetInfo constructor, and its driver: the Microsoft dialect, char's sign); long
+  // double and the vector and biggest alignments stay the device's. The driver pairs a 32-bit
+  // host with nvptx-nvidia-cuda, a 64-bit one with nvptx64 (docs/offload.md).
+  out.offload.copies = cc.offload_copies;
   out.offload.default_host = is64 ? "x86_64-linux-gnu" : "i386-linux-gnu";
 
   out.macros = {{"__NVPTX__", "1"}, {"__PTX__", "1"}};
-  out.language_macros.push_back({Language::CUDA, "__CUDA_ARCH__", std::to_string(p->sm * 10)});
+  // clang 19 and later: cubins are ELF, and the CUDA toolchain's -fno-math-errno applies to
+  // every language (not to the -nvcl OS).
+  if (cc.elf_and_no_math_errno) {
+    out.macros.push_back({"__ELF__", "1"});
+    if (os == "cuda") out.macros.push_back({"__NO_MATH_ERRNO__", "1"});
+  }
+  // __CUDA_ARCH__ = SM x 10: in CUDA always; clang 19 and later also in C and OpenCL when the
+  // processor is named (-march), as NVPTXTargetInfo defines it without a host target.
+  const std::string arch = std::to_string(p->sm * 10);
+  if (cc.elf_and_no_math_errno && !o.mcpu.empty())
+    out.macros.push_back({"__CUDA_ARCH__", arch});
+  else
+    out.language_macros.push_back({Language::CUDA, "__CUDA_ARCH__", arch});
   // The CUDA toolchain's defaults: -fno-math-errno; DWARF CFI directives (whatever the host).
-  out.language_macros.push_back({Language::CUDA, "__NO_MATH_ERRNO__", "1"});
+  if (!cc.elf_and_no_math_errno || os != "cuda")
+    out.language_macros.push_back({Language::CUDA, "__NO_MATH_ERRNO__", "1"});
   out.language_macros.push_back({Language::CUDA, "__GCC_HAVE_DWARF2_CFI_ASM", "1"});
 
   addProperty(out, "sm", std::to_string(p->sm), true);
@@ -355,7 +472,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   addProperty(out, "ptx_version", versionText(nv.ptx_version));
   addProperty(out, "min_ptx_version", versionText(p->min_ptx));
   addProperty(out, "address_size", is64 ? "64" : "32", true);
-  addProperty(out, "known_to_llvm14", p->llvm14_ptx ? "yes" : "no");
+  addProperty(out, "known_to_" + std::string(cc.call.backend), llvm_ptx ? "yes" : "no");
   addProperty(out, "ptxas13_accepts", cuda13 ? "yes" : "no");
   addProperty(out, "cubin_e_flags",
               cuda13 ? "exact (ptxas 13.0, CUDA ELF ABI version 8)"
@@ -371,7 +488,7 @@ void summaries(std::vector<TargetSummary>& out) {
     s.family = Family::NVPTX;
     s.name = std::string(arch) + "-nvidia-cuda";
     s.description = std::string("NVIDIA PTX, ") + (arch[5] == '6' ? "64" : "32") +
-                    "-bit addresses (default -mcpu=sm_20, as LLVM 14)";
+                    "-bit addresses (default -mcpu=sm_30; clang-14: sm_20)";
     for (const NvptxProcessor& p : kProcessors) s.cpus.emplace_back(p.name);
     out.push_back(std::move(s));
   }
@@ -379,11 +496,8 @@ void summaries(std::vector<TargetSummary>& out) {
 
 } // namespace
 
-// clang-19 and clang-22 are not modelled for this family yet (docs/targets/nvptx.md).
-constexpr Compiler kClang14Only[] = {Compiler::Clang14};
-
 const FamilyInfo kNvptxFamily = {Family::NVPTX, "nvptx",   "NVPTX", handles,
-                                 resolve,       summaries, &kElf,   kClang14Only};
+                                 resolve,       summaries, &kElf,   kNvptxCompilers};
 
 } // namespace abikit::detail
 

@@ -120,6 +120,14 @@ void resolveOffloadHost(const TargetOptions& options, const CompilerInfo& cc, Ta
                         t.triple + " " + std::to_string(t.data.pointer.size * 8) +
                         "-bit ones: clang pairs a host only with a device of its pointer size "
                         "(i386 with nvptx-nvidia-cuda, 64-bit hosts with nvptx64/amdgcn)");
+  // clang 19 and later lay out device records with an MSVC host's Microsoft rules, but not as
+  // the host does (sizes not rounded to an alignment that an attribute raised, among others):
+  // not modelled yet.
+  if ((t.offload.copies & kOffloadRecordRules) && host.data.record_rules == RecordRules::Microsoft)
+    detail::targetError("--host-target " + host.triple + ": abikit does not model how " +
+                        std::string(cc.name) + " lays out " + t.triple +
+                        " device records with the Microsoft rules of an MSVC host yet "
+                        "(--compiler clang-14, which keeps the Itanium rules, is modelled)");
   if (host.triple != t.offload.default_host) t.spelling += " --host-target " + host.triple;
   t.offload.host = std::make_shared<const Target>(std::move(host));
 }

@@ -143,7 +143,9 @@ void adoptHost(DataModel& d, const DataModel& h, uint32_t copies) {
     d.char16_type = h.char16_type;
     d.char32_type = h.char32_type;
     d.sig_atomic_type = h.sig_atomic_type;
-    d.bitint_max_align = h.bitint_max_align; // clang-14 caps it at long long's alignment
+    // The device caps _BitInt at long long's alignment (now the host's); a host's own larger
+    // cap (clang 18 and later: x86-64 and AArch64 16) is its target's, not copied.
+    d.bitint_max_align = d.of(IntKind::LongLong).align;
   }
   if (copies & kOffloadFloats)
     for (FloatKind k : {FloatKind::Float, FloatKind::Double}) d.of(k) = h.of(k);
@@ -165,6 +167,11 @@ void adoptHost(DataModel& d, const DataModel& h, uint32_t copies) {
     d.float_formats[size_t(FloatKind::Float16)] = FloatFormat::IEEEHalf;
   }
   if (copies & kOffloadInt128) d.of(IntKind::Int128) = d.of(IntKind::UInt128) = {16, 16};
+  if (copies & kOffloadAnyFloat128) {
+    d.of(FloatKind::Float128) = {16, 16};
+    d.float_formats[size_t(FloatKind::Float128)] = FloatFormat::IEEEQuad;
+  }
+  if (copies & kOffloadRecordRules) d.record_rules = h.record_rules; // (MSVC hosts: refused)
   if (copies & kOffloadLongDoubleSize) d.of(FloatKind::LongDouble) = h.of(FloatKind::LongDouble);
   if (copies & kOffloadFloat128) {
     // The host's size and alignment (or none), in the device's double format (clang-14's

@@ -193,7 +193,7 @@ TEST(LayoutCli, HostTargetOfCudaSources) {
   CliResult r = runCli(
       {"layout", "--target", "nvptx64-nvidia-cuda", "--host-target", "aarch64-linux-gnu", cu});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("/* nvptx64-nvidia-cuda -mcpu=sm_20 --host-target aarch64-linux-gnu */", 0),
+  EXPECT_EQ(r.out.rfind("/* nvptx64-nvidia-cuda -mcpu=sm_30 --host-target aarch64-linux-gnu */", 0),
             0u)
       << r.out;
   EXPECT_NE(r.out.find("size: 8, align: 4"), std::string::npos) << r.out;
