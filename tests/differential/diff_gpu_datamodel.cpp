@@ -1,10 +1,12 @@
 // NVPTX and AMDGPU target model against the real tools:
-//  - predefinedMacros(target, C) against `clang-14 -target T [-mcpu=X] -nogpulib -E -dM -x c`;
+//  - predefinedMacros(target, C) against `clang-N -target T [-mcpu=X] -nogpulib -E -dM -x c`
+//    (NVPTX: every modelled clang; AMDGPU: clang-14);
 //  - sizeof/_Alignof of every scalar type and of pointers in every address space, as
-//    generated _Static_asserts compiled by clang-14 (and unsupported types must be rejected);
+//    generated _Static_asserts compiled by the same clang (and unsupported types must be
+//    rejected);
 //  - AMDGPU e_flags / OSABI / ABI version against objects written by llc-14 for every
 //    processor LLVM 14 knows and many feature / code-object-version combinations;
-//  - the PTX version LLVM 14 writes for each -mcpu, and EM_CUDA cubin identity against ptxas
+//  - the PTX version each LLVM writes for each -mcpu, and EM_CUDA cubin identity against ptxas
 //    for every processor ptxas accepts (skipped with a message when ptxas is absent).
 #include "abikit/elf_target.h"
 #include "abikit/target.h"
@@ -27,18 +29,52 @@ const char* const kPtxas = "/usr/local/cuda/bin/ptxas";
 
 struct Case {
   std::string triple;
-  std::string mcpu; // abikit -mcpu and clang -mcpu
+  std::string mcpu;                  // abikit -mcpu and clang -mcpu
+  std::string compiler = "clang-14"; // abikit --compiler and the clang run
 };
 
 Target resolve(const Case& c) {
   TargetOptions o;
   o.triple = c.triple;
   o.mcpu = c.mcpu;
+  o.compiler = c.compiler;
   return resolveTarget(o);
 }
 
 std::string describeCase(const Case& c) {
-  return c.triple + (c.mcpu.empty() ? "" : " -mcpu=" + c.mcpu);
+  return c.triple + (c.mcpu.empty() ? "" : " -mcpu=" + c.mcpu) + " " + c.compiler;
+}
+
+/// The NVPTX cases once per modelled clang that is installed.
+std::vector<Case> withNvptxClangs(std::vector<Case> cases) {
+  std::vector<Case> out;
+  for (const Case& c : cases) {
+    if (c.triple.rfind("nvptx", 0) != 0) {
+      out.push_back(c);
+      continue;
+    }
+    for (const std::string& cc : oracle::modelledClangs(c.triple)) {
+      Case x = c;
+      x.compiler = cc;
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
+/// How clang takes the processor: -march for NVPTX with clang 19 and later (they refuse -mcpu
+/// there; clang-14 ignores -mcpu for NVPTX in plain C and refuses -march for processors it does
+/// not know).
+std::string cpuOption(const Case& c) {
+  return (c.triple.rfind("nvptx", 0) == 0 && c.compiler != "clang-14" ? "-march=" : "-mcpu=") +
+         c.mcpu;
+}
+
+/// The `.version` the selected compiler's LLVM writes for a processor (0: unknown to it).
+uint16_t llvmPtx(const NvptxProcessor& p, const std::string& compiler) {
+  return compiler == "clang-22"   ? p.llvm22_ptx
+         : compiler == "clang-19" ? p.llvm19_ptx
+                                  : p.llvm14_ptx;
 }
 
 bool haveTool(const char* name) {
@@ -59,13 +95,13 @@ const std::vector<std::string> kKeyCommon = {
 };
 
 std::map<std::string, std::string> clangMacros(const Case& c) {
-  std::vector<std::string> argv = {kClang, "-target", c.triple, "-nogpulib"};
-  if (!c.mcpu.empty()) argv.push_back("-mcpu=" + c.mcpu);
+  std::vector<std::string> argv = {c.compiler, "-target", c.triple, "-nogpulib"};
+  if (!c.mcpu.empty()) argv.push_back(cpuOption(c));
   return oracle::compilerMacros(argv);
 }
 
 const std::vector<Case>& macroCases() {
-  static const std::vector<Case> k = {
+  static const std::vector<Case> k = withNvptxClangs({
       {"nvptx64-nvidia-cuda", ""},
       {"nvptx-nvidia-cuda", ""},
       {"nvptx64-nvidia-cuda", "sm_70"},
@@ -84,7 +120,7 @@ const std::vector<Case>& macroCases() {
       {"amdgcn-amd-amdhsa", "gfx1013:xnack-"},
       {"amdgcn-amd-amdhsa", "gfx1030"},
       {"amdgcn-amd-amdhsa", "gfx1035"},
-  };
+  });
   return k;
 }
 
@@ -116,32 +152,37 @@ TEST(GpuDifferential, PredefinedMacrosMatchClang) {
   }
 }
 
-// CUDA device compilation adds __CUDA_ARCH__ (Target::language_macros); clang-14 knows the
-// processors LLVM 14 knows.
+// CUDA device compilation adds __CUDA_ARCH__ (Target::language_macros); each clang knows the
+// processors its LLVM knows.
 TEST(GpuDifferential, CudaArchMacroMatchesClang) {
-  if (!haveTool(kClang)) GTEST_SKIP() << "clang-14 not found";
-  for (const NvptxProcessor& p : nvptxProcessors()) {
-    if (!p.llvm14_ptx) continue;
-    SCOPED_TRACE(std::string(p.name));
-    oracle::RunResult r = oracle::run({kClang, "-x", "cuda", "--cuda-device-only",
-                                       "--cuda-gpu-arch=" + std::string(p.name), "-nocudainc",
-                                       "-nocudalib", "-E", "-dM", "/dev/null"});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::string value;
-    for (auto& [k, v] :
-         predefinedMacros(resolve({"nvptx64-nvidia-cuda", std::string(p.name)}), Language::CUDA))
-      if (k == "__CUDA_ARCH__") value = v;
-    EXPECT_NE(r.out.find("#define __CUDA_ARCH__ " + value + "\n"), std::string::npos) << value;
-    EXPECT_FALSE(value.empty());
-  }
+  for (const std::string& cc : oracle::modelledClangs("nvptx64-nvidia-cuda"))
+    for (const NvptxProcessor& p : nvptxProcessors()) {
+      if (!llvmPtx(p, cc)) continue;
+      SCOPED_TRACE(std::string(p.name) + " " + cc);
+      oracle::RunResult r =
+          oracle::run({cc, "-x", "cuda", "--cuda-device-only", "-Wno-unknown-cuda-version",
+                       "--cuda-gpu-arch=" + std::string(p.name), "-nocudainc", "-nocudalib", "-E",
+                       "-dM", "/dev/null"});
+      // clang-22's CUDA driver has no family-specific ("f") processors (llc-22 has them).
+      if (r.exit_code != 0 &&
+          r.err.find("unsupported CUDA gpu architecture") != std::string::npos && p.suffix == 'f')
+        continue;
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      std::string value;
+      for (auto& [k, v] : predefinedMacros(
+               resolve({"nvptx64-nvidia-cuda", std::string(p.name), cc}), Language::CUDA))
+        if (k == "__CUDA_ARCH__") value = v;
+      EXPECT_NE(r.out.find("#define __CUDA_ARCH__ " + value + "\n"), std::string::npos) << value;
+      EXPECT_FALSE(value.empty());
+    }
 }
 
 // ----- sizes and alignments -------------------------------------------------------------------
 
 oracle::RunResult compileC(const Case& c, const oracle::ScratchDir& dir, const std::string& text) {
   dir.write("t.c", text);
-  std::vector<std::string> argv = {kClang, "-target", c.triple};
-  if (!c.mcpu.empty()) argv.push_back("-mcpu=" + c.mcpu);
+  std::vector<std::string> argv = {c.compiler, "-target", c.triple};
+  if (!c.mcpu.empty()) argv.push_back(cpuOption(c));
   for (const char* a : {"-nogpulib", "-fsyntax-only", "-std=c17", "-Wno-gnu"}) argv.push_back(a);
   argv.push_back(dir.file("t.c"));
   return oracle::run(argv);
@@ -155,12 +196,15 @@ std::string assertSizeAlign(const std::string& type, unsigned size, unsigned ali
 }
 
 const std::vector<Case>& layoutCases() {
-  static const std::vector<Case> k = {
-      {"nvptx64-nvidia-cuda", ""},      {"nvptx-nvidia-cuda", ""},
-      {"nvptx64-nvidia-cuda", "sm_90"}, {"amdgcn-amd-amdhsa", "gfx906"},
-      {"amdgcn-amd-amdhsa", "gfx1030"}, {"amdgcn-amd-amdhsa", "gfx90a"},
+  static const std::vector<Case> k = withNvptxClangs({
+      {"nvptx64-nvidia-cuda", ""},
+      {"nvptx-nvidia-cuda", ""},
+      {"nvptx64-nvidia-cuda", "sm_90"},
+      {"amdgcn-amd-amdhsa", "gfx906"},
+      {"amdgcn-amd-amdhsa", "gfx1030"},
+      {"amdgcn-amd-amdhsa", "gfx90a"},
       {"amdgcn-amd-amdhsa", ""},
-  };
+  });
   return k;
 }
 
@@ -385,32 +429,48 @@ TEST(GpuDifferential, AmdgpuElfFlagsMatchLlc) {
 // ----- NVPTX: PTX versions and cubins ---------------------------------------------------------
 
 TEST(GpuDifferential, NvptxPtxVersionMatchesLlc) {
-  if (!haveTool(kLlc)) GTEST_SKIP() << "llc-14 not found";
   oracle::ScratchDir dir;
   dir.write("f.ll", "define void @f() {\n  ret void\n}\n");
-  for (const NvptxProcessor& p : nvptxProcessors()) {
-    if (!p.llvm14_ptx) continue;
-    for (const char* arch : {"nvptx64", "nvptx"}) {
-      SCOPED_TRACE(std::string(arch) + " " + std::string(p.name));
-      oracle::RunResult r =
-          oracle::run({kLlc, std::string("-march=") + arch, "-mcpu=" + std::string(p.name),
-                       dir.file("f.ll"), "-o", "-"});
-      ASSERT_EQ(r.exit_code, 0) << r.err;
-      Target t = resolve({std::string(arch) + "-nvidia-cuda", std::string(p.name)});
-      unsigned v = t.nvptx().ptx_version;
-      std::string version = std::to_string(v / 10) + "." + std::to_string(v % 10);
-      EXPECT_NE(r.out.find(".version " + version + "\n"), std::string::npos) << r.out;
-      EXPECT_NE(r.out.find(".target " + std::string(p.name) + "\n"), std::string::npos);
-      EXPECT_NE(r.out.find(std::string(".address_size ") + (t.nvptx().is64 ? "64" : "32")),
-                std::string::npos);
-    }
+  for (const std::string& cc : oracle::modelledClangs("nvptx64-nvidia-cuda")) {
+    const std::string llc = "llc-" + cc.substr(6);
+    // The default processor.
+    oracle::RunResult r = oracle::run({llc, "-march=nvptx64", dir.file("f.ll"), "-o", "-"});
+    Target t = resolve({"nvptx64-nvidia-cuda", "", cc});
+    EXPECT_NE(r.out.find(".target " + t.cpu + "\n"), std::string::npos) << cc << "\n" << r.out;
+    unsigned v = t.nvptx().ptx_version;
+    EXPECT_NE(
+        r.out.find(".version " + std::to_string(v / 10) + "." + std::to_string(v % 10) + "\n"),
+        std::string::npos)
+        << cc << "\n"
+        << r.out;
   }
-  // The default processor.
-  oracle::RunResult r = oracle::run({kLlc, "-march=nvptx64", dir.file("f.ll"), "-o", "-"});
-  Target t = resolve({"nvptx64-nvidia-cuda", ""});
-  EXPECT_EQ(t.cpu, "sm_20");
-  EXPECT_NE(r.out.find(".target sm_20\n"), std::string::npos);
-  EXPECT_NE(r.out.find(".version 3.2\n"), std::string::npos);
+  for (const std::string& cc : oracle::modelledClangs("nvptx64-nvidia-cuda"))
+    for (const NvptxProcessor& p : nvptxProcessors()) {
+      const std::string llc = "llc-" + cc.substr(6);
+      if (!llvmPtx(p, cc)) {
+        // A processor that LLVM does not know: llc rejects it.
+        oracle::RunResult r = oracle::run(
+            {llc, "-march=nvptx64", "-mcpu=" + std::string(p.name), dir.file("f.ll"), "-o", "-"});
+        EXPECT_TRUE(r.exit_code != 0 ||
+                    r.err.find("not a recognized processor") != std::string::npos)
+            << llc << " knows " << p.name;
+        continue;
+      }
+      for (const char* arch : {"nvptx64", "nvptx"}) {
+        SCOPED_TRACE(std::string(arch) + " " + std::string(p.name) + " " + cc);
+        oracle::RunResult r =
+            oracle::run({llc, std::string("-march=") + arch, "-mcpu=" + std::string(p.name),
+                         dir.file("f.ll"), "-o", "-"});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        Target t = resolve({std::string(arch) + "-nvidia-cuda", std::string(p.name), cc});
+        unsigned v = t.nvptx().ptx_version;
+        std::string version = std::to_string(v / 10) + "." + std::to_string(v % 10);
+        EXPECT_NE(r.out.find(".version " + version + "\n"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find(".target " + std::string(p.name) + "\n"), std::string::npos);
+        EXPECT_NE(r.out.find(std::string(".address_size ") + (t.nvptx().is64 ? "64" : "32")),
+                  std::string::npos);
+      }
+    }
 }
 
 std::string ptxModule(unsigned version, const std::string& target) {

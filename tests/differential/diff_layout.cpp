@@ -121,7 +121,19 @@ std::vector<Abi> allAbis() {
       out.push_back(a);
       continue;
     }
-    oracle::appendPerCompiler(out, a, oracle::modelledClangs(b.triple, b.march, b.mabi, b.mcpu));
+    std::vector<std::string> modelled = oracle::modelledClangs(b.triple, b.march, b.mabi, b.mcpu);
+    // A device whose host a compiler's model refuses (clang-19/22 with an MSVC host) is left out.
+    std::erase_if(modelled, [&](const std::string& cc) {
+      Abi x = a;
+      x.compiler = cc;
+      try {
+        x.resolve();
+        return false;
+      } catch (const Error&) {
+        return true;
+      }
+    });
+    oracle::appendPerCompiler(out, a, modelled);
   }
   return out;
 }

@@ -35,6 +35,16 @@ public:
       p.ret = p.kernel || chance(15) ? "void" : pickType(false);
       size_t n = below(100) < 8 ? 0 : 1 + below(6);
       for (size_t k = 0; k < n; ++k) p.params.push_back(pickType(true));
+      if (o_.variadic && !p.kernel && !p.params.empty() && chance(20)) {
+        p.variadic = true;
+        if (!p.definition) { // called: the extra arguments of the call
+          size_t m = below(5);
+          while (p.extra.size() < m) {
+            std::string t = pickType(false);
+            if (t != "__fp16") p.extra.push_back(t); // not a parameter type of the caller
+          }
+        }
+      }
       c_.protos.push_back(std::move(p));
     }
     return std::move(c_);
@@ -148,8 +158,13 @@ private:
       unsigned r = unsigned(below(100));
       if (r < 24) return intSpelling();
       if (r < 30) {
-        static const char* const kFloats[] = {"float", "double", "long double"};
-        return kFloats[below(3)];
+        static const char* const kFloats[] = {"float", "double", "long double", "_Float16",
+                                              "__bf16"};
+        const std::string f = kFloats[below(std::size(kFloats))];
+        if ((f == "_Float16" && !d_.of(FloatKind::Float16).supported()) ||
+            (f == "__bf16" && !d_.of(FloatKind::BFloat16).supported()))
+          continue;
+        return f;
       }
       if (r < 32) {
         if (o_.nvcc || !chance(40)) continue;
@@ -214,7 +229,7 @@ std::string ptxSignature(const PtxProto& p, const std::string& name) {
     if (k) s += ", ";
     s += p.params[k] + " a" + std::to_string(k);
   }
-  return s + ")";
+  return s + (p.variadic ? ", ...)" : ")");
 }
 
 } // namespace abikit::difftest

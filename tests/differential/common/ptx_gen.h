@@ -20,6 +20,8 @@ struct PtxProto {
   bool is_static = false;
   std::string ret;                 // C spelling: "void" or a type name
   std::vector<std::string> params; // C spellings, each usable as `T name`
+  bool variadic = false;           // `...` after the parameters
+  std::vector<std::string> extra;  // a declared variadic one: the extra arguments of its call
 };
 
 struct PtxCase {
@@ -32,6 +34,8 @@ struct PtxGenOptions {
   /// Only what nvcc 13 compiles and abikit's nvcc style models: no vectors, _BitInt, __fp16,
   /// empty records, static functions.
   bool nvcc = false;
+  /// Variadic prototypes too (compilers that pass the extra arguments in a buffer).
+  bool variadic = false;
   unsigned protos = 6; // prototypes per case
 };
 
@@ -42,7 +46,7 @@ PtxCase generatePtxCase(uint64_t seed, const std::string& prefix, const Target& 
 /// The C text of the cases' types (records, enums, typedefs): for every compiler.
 std::string renderPtxTypes(std::vector<PtxCase>& cases);
 
-/// `R name(T0 a0, T1 a1)`.
+/// `R name(T0 a0, T1 a1)`, `R name(T0 a0, ...)` for a variadic one.
 std::string ptxSignature(const PtxProto& p, const std::string& name);
 
 } // namespace abikit::difftest
