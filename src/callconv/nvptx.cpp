@@ -99,6 +99,24 @@ void checkAlignment(State& s, const std::string& what, uint32_t align) {
                    " prints it, but ptxas accepts .func parameter alignments only up to 128");
 }
 
+/// llc-19 fails on some aggregates that hold a vector of 8- or 16-bit integers ("Copy one
+/// register into another with a different width": `struct { char2 v; }`, a packed record with
+/// such a vector anywhere in it, among others, but not `struct { char2 v; int x; }`): whether
+/// `t` holds one, through records and arrays.
+bool holdsSmallIntVector(const IrTypes& ir, const Type* t) {
+  const Type* c = stripTypedefs(t);
+  if (c->kind == TypeKind::Vector) {
+    const Type* el = stripTypedefs(static_cast<const VectorType*>(c)->element);
+    return asInteger(el) && ir.layout().of(el).size <= 2;
+  }
+  if (c->kind == TypeKind::Array)
+    return holdsSmallIntVector(ir, static_cast<const ArrayType*>(c)->element);
+  if (c->kind != TypeKind::Record) return false;
+  for (const IrMember& m : ir.record(*static_cast<const RecordType*>(c)->decl).members)
+    if (m.kind == IrMember::Kind::Field && holdsSmallIntVector(ir, m.type)) return true;
+  return false;
+}
+
 /// clang 19 and later lower bit-fields to other IR storage members than clang-14 (access units),
 /// and the .param of a record follows its IR type: not modelled yet.
 void rejectBitFieldRecord(State& s, const IrType& it, const Type* type, const std::string& what) {
@@ -115,6 +133,13 @@ void lowerAggregate(State& s, const Type* c, ArgLowering& a, const ArgLowering* 
   TypeLayout tl = s.layout.of(c);
   IrType it = s.ir.of(c);
   rejectBitFieldRecord(s, it, a.type, describe(named, index));
+  if (s.rules.vector_bugs && !(s.kernel && named) && holdsSmallIntVector(s.ir, c))
+    unsupported(s.fn, describe(named, index) + " has type '" +
+                          typeName(a.type, s.layout.context()) +
+                          "', which holds a vector of 8- or 16-bit integers: " + s.backend() +
+                          " fails on some such aggregates (\"Copy one register into another "
+                          "with a different width\") and abikit does not model which "
+                          "(--compiler clang-22 passes them all)");
   // A kernel parameter is only ever read by the kernel (ld.param at offsets): llc-14 lowers it
   // whatever its IR type holds. Calls and returns copy the value leaf by leaf.
   if (it.odd_int_bits && !(s.kernel && named) && !s.rules.odd_int_aggregates)

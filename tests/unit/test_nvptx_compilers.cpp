@@ -151,6 +151,11 @@ void bfp(struct BF x);
 short6 s6(short6 x);
 void c2(char2 x);
 char2 c2r(void);
+typedef signed char char4 __attribute__((ext_vector_type(4)));
+struct __attribute__((packed)) PV { char c; char4 v; };
+struct AV { char c; char4 v; };
+void pv(struct PV x);
+void av(struct AV x);
 __attribute__((nvptx_kernel)) void k(const double *p, __attribute__((address_space(1))) int *g, struct T t);
 int vf(int n, ...);
 )";
@@ -235,6 +240,11 @@ TEST(NvptxCompilers, Llvm19VectorBugs) {
   EXPECT_NE(e19.error("s6").find("crashes"), std::string::npos) << e19.error("s6");
   EXPECT_NE(e19.error("c2").find("Copy one register"), std::string::npos) << e19.error("c2");
   EXPECT_EQ(e19.error("c2r"), "(no error)"); // returned, not passed: fine
+  // In a record, llc-19 fails on some vectors of small integers (a packed record, a lone
+  // char2, ...) and passes others: abikit refuses them all, saying it does not model which.
+  EXPECT_NE(e19.error("pv").find("does not model which"), std::string::npos) << e19.error("pv");
+  EXPECT_NE(e19.error("av").find("does not model which"), std::string::npos);
+  EXPECT_EQ(e22.error("pv"), "(no error)");
   EXPECT_EQ(e22.error("s6"), "(no error)");
   EXPECT_EQ(e22.error("c2"), "(no error)");
 }
@@ -311,10 +321,16 @@ TEST(NvptxCompilers, CudaDeviceCopiesHostRecordRules) {
   // clang 19 and later: an MSVC host's record layout (struct P: 16 bytes, clang-14: 8) and
   // __float128 whatever the host.
   const char* text = "struct P { char c; long long x : 8; };\n";
-  Env e22("clang-22", text, "nvptx64-nvidia-cuda", Language::CUDA, "x86_64-pc-windows-msvc");
   Env e14("clang-14", text, "nvptx64-nvidia-cuda", Language::CUDA, "x86_64-pc-windows-msvc");
-  EXPECT_EQ(e22.layout->of(*e22.tu.findRecord("P", *e22.ctx)).size, 16u);
   EXPECT_EQ(e14.layout->of(*e14.tu.findRecord("P", *e14.ctx)).size, 8u);
+  // clang-22 takes the MSVC host's Microsoft rules (P is 16 bytes there), but lays some records
+  // out unlike the host: refused until modelled.
+  try {
+    nvptx("clang-22", "nvptx64-nvidia-cuda", "", "x86_64-pc-windows-msvc");
+    ADD_FAILURE() << "an MSVC host accepted for clang-22";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("does not model"), std::string::npos) << e.message();
+  }
   DataModel d = dataModelFor(nvptx("clang-22", "nvptx64-nvidia-cuda", "", "aarch64-linux-gnu"),
                              Language::CUDA);
   EXPECT_EQ(d.of(FloatKind::Float128).size, 16);
