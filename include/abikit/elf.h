@@ -175,6 +175,18 @@ struct ElfNote {
   const ElfSegment* segment = nullptr;
 };
 
+/// One member of a Unix `ar` archive (`.a`).
+struct ArchiveMember {
+  std::string name;               // as the archive names it (GNU/BSD long names resolved)
+  uint64_t offset = 0;            // of its bytes in the archive
+  std::span<const uint8_t> bytes; // a view into the archive's bytes
+};
+/// Whether `bytes` start with an archive's magic (`!<arch>\n`, or `!<thin>\n`).
+bool isArchive(std::span<const uint8_t> bytes);
+/// The members of an archive in order, without its symbol tables and long-name table. Throws
+/// Error::atOffset(message, name, offset) for a malformed or thin archive.
+std::vector<ArchiveMember> archiveMembers(std::span<const uint8_t> bytes, const std::string& name);
+
 /// One opened ELF file. Cheap to move; the views it hands out (sections, symbol and relocation
 /// tables, notes) point into it and stay valid while it lives where it was when they were made.
 class ElfFile {
@@ -182,8 +194,14 @@ public:
   /// Maps `path` read-only and validates it. Throws abikit::Error (with the byte offset) for
   /// anything malformed, or when the file cannot be read.
   static ElfFile open(const std::string& path);
-  /// Reads bytes held by the caller (they must outlive the ElfFile); `name` is used in errors.
-  static ElfFile fromMemory(std::string name, std::span<const uint8_t> bytes);
+  /// Reads bytes held by the caller (they must outlive the ElfFile, or `owner` keeps them);
+  /// `name` is used in errors.
+  static ElfFile fromMemory(std::string name, std::span<const uint8_t> bytes,
+                            std::shared_ptr<const void> owner = {});
+  /// Every ELF object of the file at `path`: the file itself, or, for an `ar` archive (`.a`),
+  /// each member in order, named "PATH(MEMBER)", all sharing the archive's mapping. Throws
+  /// abikit::Error for a malformed archive, or a member or file that is not a valid ELF object.
+  static std::vector<ElfFile> openAll(const std::string& path);
 
   ElfFile(ElfFile&&) noexcept;
   ElfFile& operator=(ElfFile&&) noexcept;
@@ -233,8 +251,7 @@ private:
   std::string name_;
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
-  void* mapping_ = nullptr; // munmap on destruction
-  size_t mapping_size_ = 0;
+  std::shared_ptr<const void> owner_; // what holds the bytes (a mapping of the file), if anyone
   ElfHeader header_;
   const ElfMachineInfo* machine_ = nullptr;
   ElfFlagsInfo flags_info_;
@@ -249,6 +266,7 @@ private:
 // ----- names for people ------------------------------------------------------------------------
 
 std::string_view elfTypeName(uint16_t e_type);                        // "REL", "EXEC", ...
+std::string_view elfMachineName(uint16_t e_machine);                  // "EM_X86_64", ""
 std::string_view elfOsabiName(uint8_t osabi, uint16_t machine);       // "AMDGPU_HSA", "NONE", ...
 std::string_view elfSectionTypeName(uint32_t type, uint16_t machine); // "PROGBITS", ...
 std::string_view elfSegmentTypeName(uint32_t type);                   // "LOAD", "NOTE", ...

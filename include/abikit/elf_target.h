@@ -86,6 +86,9 @@ struct ElfHeaderFacts {
   uint8_t abi_version = 0;
   uint16_t machine = 0;
   uint32_t flags = 0;
+  /// The object says it is for Linux: OSABI GNU/Linux, a PT_INTERP segment (a dynamic loader) or
+  /// a .note.ABI-tag section (glibc's objects); filled by the reader, not from the header.
+  bool linux_os = false;
 };
 
 struct ElfMachineInfo {

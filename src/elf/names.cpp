@@ -14,6 +14,16 @@ std::string_view elfTypeName(uint16_t t) {
   return {};
 }
 
+std::string_view elfMachineName(uint16_t machine) {
+  switch (machine) {
+#define ABIKIT_ELF_EM(Id, NAME, value)                                                             \
+  case value:                                                                                      \
+    return NAME;
+#include "abikit/elf_constants.def"
+  }
+  return {};
+}
+
 std::string_view elfOsabiName(uint8_t osabi, uint16_t machine) {
   switch (osabi) {
 #define ABIKIT_ELF_OSABI(Id, NAME, value)                                                          \

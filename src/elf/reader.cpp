@@ -61,37 +61,24 @@ inline bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) {
 
 // ----- construction ----------------------------------------------------------------------------
 
-ElfFile::ElfFile(ElfFile&& o) noexcept {
-  *this = std::move(o);
-}
+ElfFile::ElfFile(ElfFile&& o) noexcept = default;
+ElfFile& ElfFile::operator=(ElfFile&& o) noexcept = default;
+ElfFile::~ElfFile() = default;
 
-ElfFile& ElfFile::operator=(ElfFile&& o) noexcept {
-  if (this == &o) return *this;
-  if (mapping_) ::munmap(mapping_, mapping_size_);
-  name_ = std::move(o.name_);
-  data_ = o.data_;
-  size_ = o.size_;
-  mapping_ = o.mapping_;
-  mapping_size_ = o.mapping_size_;
-  header_ = o.header_;
-  machine_ = o.machine_;
-  flags_info_ = std::move(o.flags_info_);
-  sections_ = std::move(o.sections_);
-  segments_ = std::move(o.segments_);
-  problems_ = std::move(o.problems_);
-  symtab_shndx_ = std::move(o.symtab_shndx_);
-  o.mapping_ = nullptr;
-  o.mapping_size_ = 0;
-  o.data_ = nullptr;
-  o.size_ = 0;
-  return *this;
-}
+namespace {
 
-ElfFile::~ElfFile() {
-  if (mapping_) ::munmap(mapping_, mapping_size_);
-}
+// A file mapped read-only, unmapped with the last ElfFile that reads it.
+struct Mapping {
+  void* base = nullptr;
+  size_t size = 0;
+  Mapping(void* b, size_t n) : base(b), size(n) {}
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  ~Mapping() { ::munmap(base, size); }
+};
 
-ElfFile ElfFile::open(const std::string& path) {
+// The bytes of the regular file at `path`, mapped (empty for an empty file).
+std::pair<std::span<const uint8_t>, std::shared_ptr<const void>> mapFile(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw Error(ErrorKind::Elf, "cannot open '" + path + "': " + std::strerror(errno));
   struct stat st;
@@ -104,30 +91,47 @@ ElfFile ElfFile::open(const std::string& path) {
     ::close(fd);
     throw Error(ErrorKind::Elf, "cannot read '" + path + "': not a regular file");
   }
-  ElfFile f;
-  f.name_ = path;
-  if (st.st_size > 0) {
-    void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      int e = errno;
-      ::close(fd);
-      throw Error(ErrorKind::Elf, "cannot map '" + path + "': " + std::strerror(e));
-    }
-    f.mapping_ = p;
-    f.mapping_size_ = size_t(st.st_size);
-    f.data_ = static_cast<const uint8_t*>(p);
-    f.size_ = size_t(st.st_size);
+  if (st.st_size == 0) {
+    ::close(fd);
+    return {};
   }
+  void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  int e = errno;
   ::close(fd);
-  f.parse();
-  return f;
+  if (p == MAP_FAILED)
+    throw Error(ErrorKind::Elf, "cannot map '" + path + "': " + std::strerror(e));
+  auto owner = std::make_shared<const Mapping>(p, size_t(st.st_size));
+  return {{static_cast<const uint8_t*>(p), size_t(st.st_size)}, owner};
 }
 
-ElfFile ElfFile::fromMemory(std::string name, std::span<const uint8_t> bytes) {
+} // namespace
+
+ElfFile ElfFile::open(const std::string& path) {
+  auto [bytes, owner] = mapFile(path);
+  return fromMemory(path, bytes, std::move(owner));
+}
+
+std::vector<ElfFile> ElfFile::openAll(const std::string& path) {
+  auto [bytes, owner] = mapFile(path);
+  std::vector<ElfFile> out;
+  if (!isArchive(bytes)) {
+    out.push_back(fromMemory(path, bytes, std::move(owner)));
+    return out;
+  }
+  std::vector<ArchiveMember> members = archiveMembers(bytes, path);
+  out.reserve(members.size());
+  for (const ArchiveMember& m : members)
+    out.push_back(fromMemory(path + "(" + m.name + ")", m.bytes, owner));
+  return out;
+}
+
+ElfFile ElfFile::fromMemory(std::string name, std::span<const uint8_t> bytes,
+                            std::shared_ptr<const void> owner) {
   ElfFile f;
   f.name_ = std::move(name);
   f.data_ = bytes.data();
   f.size_ = bytes.size();
+  f.owner_ = std::move(owner);
   f.parse();
   return f;
 }
@@ -224,7 +228,13 @@ void ElfFile::parse() {
   checkSections();
 
   machine_ = findElfMachine(header_.machine);
-  if (machine_ && machine_->decodeFlags) flags_info_ = machine_->decodeFlags(header_.facts());
+  if (machine_ && machine_->decodeFlags) {
+    ElfHeaderFacts facts = header_.facts();
+    facts.linux_os = header_.osabi == kOsabiGnu || findSection(".note.ABI-tag") != nullptr ||
+                     std::any_of(segments_.begin(), segments_.end(),
+                                 [](const ElfSegment& s) { return s.type == kPtInterp; });
+    flags_info_ = machine_->decodeFlags(facts);
+  }
 }
 
 void ElfFile::parseSectionHeaders() {

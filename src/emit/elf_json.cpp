@@ -116,7 +116,7 @@ void header(Json& j, const ElfFile& f) {
   j.field("type", uint32_t(h.type));
   j.field("type_name", elfTypeName(h.type));
   j.field("machine", uint32_t(h.machine));
-  j.field("machine_name", f.machine() ? f.machine()->name : std::string_view());
+  j.field("machine_name", elfMachineName(f.header().machine));
   j.field("osabi", uint32_t(h.osabi));
   j.field("osabi_name", elfOsabiName(h.osabi, h.machine));
   j.field("abi_version", uint32_t(h.abi_version));

@@ -56,8 +56,9 @@ void header(const ElfFile& f, std::string& out) {
                      (h.bigEndian() ? "big-endian" : "little-endian"));
   line("Type:", typeText(h.type));
   const ElfMachineInfo* m = f.machine();
-  line("Machine:", (m ? std::string(m->name) + " (" + std::to_string(h.machine) + ")"
-                      : "unknown e_machine " + std::to_string(h.machine)));
+  std::string_view machine = elfMachineName(h.machine);
+  line("Machine:", (!machine.empty() ? std::string(machine) + " (" + std::to_string(h.machine) + ")"
+                                     : "unknown e_machine " + std::to_string(h.machine)));
   std::string_view osabi = elfOsabiName(h.osabi, h.machine);
   line("OS/ABI:", (osabi.empty() ? std::to_string(h.osabi)
                                  : std::string(osabi) + " (" + std::to_string(h.osabi) + ")") +
@@ -68,7 +69,9 @@ void header(const ElfFile& f, std::string& out) {
   for (const std::string& n : fi.flag_names) out += "                " + n + "\n";
   if (!m) {
     line("Target:",
-         "unknown (abikit has no tables for e_machine " + std::to_string(h.machine) + ")");
+         "unknown (abikit has no tables for " +
+             (machine.empty() ? "e_machine " + std::to_string(h.machine) : std::string(machine)) +
+             ")");
   } else {
     line("Target:", fi.target.empty() ? std::string("(not decoded)") : fi.target);
     line("Processor:", fi.processor.empty() ? std::string("(not in e_flags)") : fi.processor);

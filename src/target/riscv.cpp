@@ -383,7 +383,9 @@ ElfFlagsInfo decodeRiscvFlags(const ElfHeaderFacts& h) {
   ElfFlagsInfo info;
   bool rv64ilp32 = (h.flags & kEfRv64Ilp32) != 0;
   bool is64 = h.elf_class == kElfClass64 || rv64ilp32;
-  info.target = is64 ? "riscv64-unknown-elf" : "riscv32-unknown-elf";
+  // A Linux object (the reader's linux_os) is labelled with abikit's Linux triple.
+  info.target = std::string(is64 ? "riscv64" : "riscv32") +
+                (h.linux_os ? "-unknown-linux-gnu" : "-unknown-elf");
   uint32_t fabi = h.flags & kEfFloatAbiMask;
   static constexpr std::string_view kFloatName[] = {"soft", "single", "double", "quad"};
   static constexpr std::string_view kFloatFlag[] = {

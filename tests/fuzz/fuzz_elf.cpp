@@ -1,4 +1,5 @@
-// libFuzzer target over the ELF reader, the note decoders (MessagePack, V2 records, GNU notes),
+// libFuzzer target over the ELF reader, the archive reader, the note decoders (MessagePack, V2
+// records, GNU notes),
 // `.riscv.attributes`, checkElfView, the text and JSON writers and link-check (the bytes are the
 // object; fuzz_elf_struct.cpp builds objects from a recipe instead). Anything but an abikit::Error
 // escaping, a crash, a hang or an out-of-bounds access (ASan/UBSan) is a bug.
@@ -53,6 +54,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const abikit::Error&) {
     }
   } catch (const abikit::Error&) {
+  }
+  // The archive reader: every member it finds lies within the bytes and is read as an object.
+  if (abikit::isArchive(bytes)) {
+    try {
+      for (const abikit::ArchiveMember& m : abikit::archiveMembers(bytes, "fuzz.a")) {
+        if (m.bytes.data() < bytes.data() || m.bytes.data() + m.bytes.size() > bytes.data() + size)
+          std::abort();
+        try {
+          abikit::ElfFile::fromMemory("fuzz.a(" + m.name + ")", m.bytes);
+        } catch (const abikit::Error&) {
+        }
+      }
+    } catch (const abikit::Error&) {
+    }
   }
   // The MessagePack decoder and its YAML writer on the raw bytes as well, so that the fuzzer
   // reaches them without having to build the ELF framing around them.

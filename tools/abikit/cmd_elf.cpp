@@ -5,7 +5,6 @@
 #include "cli.h"
 
 #include <cstdio>
-#include <optional>
 #include <vector>
 
 namespace abikit::cli {
@@ -19,7 +18,8 @@ void addElfCommand(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand(
       "elf", "Decode ELF objects: header with the target, processor, ABI version and flags; "
              "sections; optionally symbols, relocations and notes");
-  sub->add_option("file", files, "ELF object files")->required();
+  sub->add_option("file", files, "ELF object files, or archives of them (.a: each member)")
+      ->required();
   sub->add_flag("--json", json, "JSON output");
   sub->add_flag("--symbols", view.symbols, "Show the symbol tables");
   sub->add_flag("--relocs", view.relocs, "Show the relocations");
@@ -34,33 +34,34 @@ void addElfCommand(CLI::App& app, Action& action) {
       Output out;
       out.stream = [](OutputSink& sink) {
         int status = 0;
-        auto openChecked = [&](const std::string& path) -> std::optional<ElfFile> {
+        // A file, or every member of an archive (one bad member: the archive's error).
+        auto openChecked = [&](const std::string& path) -> std::vector<ElfFile> {
           try {
-            ElfFile f = ElfFile::open(path);
-            checkElfView(f, view);
-            return f;
+            std::vector<ElfFile> all = ElfFile::openAll(path);
+            for (const ElfFile& f : all) checkElfView(f, view);
+            return all;
           } catch (const Error& e) {
             sink.flush(); // what came before the bad file first, in a terminal
             std::fprintf(stderr, "%s\n", e.format().c_str());
             status = 1;
-            return std::nullopt;
+            return {};
           }
         };
         if (!json) {
           bool first = true;
           for (const std::string& path : files) {
-            std::optional<ElfFile> f = openChecked(path);
-            if (!f) continue;
-            if (!first) sink.buffer() += '\n';
-            writeElfText(*f, view, sink);
-            first = false;
+            for (const ElfFile& f : openChecked(path)) {
+              if (!first) sink.buffer() += '\n';
+              writeElfText(f, view, sink);
+              first = false;
+            }
           }
           return status;
         }
         std::vector<ElfFile> opened;
         opened.reserve(files.size());
         for (const std::string& path : files)
-          if (std::optional<ElfFile> f = openChecked(path)) opened.push_back(std::move(*f));
+          for (ElfFile& f : openChecked(path)) opened.push_back(std::move(f));
         if (status != 0) return status;
         std::vector<const ElfFile*> list;
         for (const ElfFile& f : opened) list.push_back(&f);
@@ -78,12 +79,14 @@ void addLinkCheckCommand(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand(
       "link-check", "Can these objects be linked together? Exit 0 'compatible', or 1 with one "
                     "line per conflict");
-  sub->add_option("file", files, "ELF object files")->required();
+  sub->add_option("file", files, "ELF object files, or archives of them (.a: each member)")
+      ->required();
   sub->callback([&action] {
     action = [] {
       std::vector<ElfFile> opened;
       opened.reserve(files.size());
-      for (const std::string& path : files) opened.push_back(ElfFile::open(path));
+      for (const std::string& path : files)
+        for (ElfFile& f : ElfFile::openAll(path)) opened.push_back(std::move(f));
       std::vector<const ElfFile*> ptrs;
       for (const ElfFile& f : opened) ptrs.push_back(&f);
       std::vector<std::string> conflicts = linkConflicts(ptrs);
