@@ -61,6 +61,9 @@ struct FunctionLowering {
   std::vector<ArgLowering> params;
   uint64_t stack_bytes = 0;       // size of the outgoing argument area this call uses
   std::vector<std::string> notes; // target caveats that apply to this signature
+  /// Why the function is not answered (the message of the error lowering it gave); empty when
+  /// it is. Only `name` is set with it: `abikit call` lists such a function as an error.
+  std::string error;
 };
 
 struct LowerOptions {

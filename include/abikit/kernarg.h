@@ -114,6 +114,9 @@ struct KernelArguments {
   std::string_view language;
   std::vector<unsigned> language_version;
   std::vector<std::string> notes; // what abikit assumed (hidden arguments, V5)
+  /// Why the kernel is not answered (the message of the error computing it gave); empty when it
+  /// is. Only `name` is set with it.
+  std::string error;
 };
 
 /// Computes the kernarg segment of `kernel` for the layout's target (which must be amdgcn).

@@ -90,6 +90,34 @@ constexpr bool isCxx(Language l) {
   return l == Language::CUDA || l == Language::HIP;
 }
 
+/// A source language with the standard its compiler option selects (-cl-std).
+struct LanguageMode {
+  Language lang = Language::C;
+  /// OpenCL C's version as __OPENCL_C_VERSION__ spells it: 100, 110, 120, 200 or 300 (clang's
+  /// default without -cl-std is 120). Read for OpenCL C only.
+  uint16_t opencl_version = 120;
+  LanguageMode() = default;
+  LanguageMode(Language l) : lang(l) {} // NOLINT: a language in its default standard
+  LanguageMode(Language l, uint16_t cl) : lang(l), opencl_version(cl) {}
+};
+
+/// OpenCL C's optional features (bits): what clang's `__opencl_c_*` feature macros announce and
+/// its Sema then accepts. OpenCL C 2.0 has them all, 1.x only images; 3.0 what the target enables
+/// (Target::opencl3_features).
+enum OpenCLFeature : uint8_t {
+  kClGenericAddressSpace = 1u << 0, // `generic`; a pointee without an address space is generic
+  kClPipes = 1u << 1,               // `pipe T`, reserve_id_t
+  kClDeviceEnqueue = 1u << 2,       // queue_t, clk_event_t
+  kClImages = 1u << 3,              // image types
+  kClReadWriteImages = 1u << 4,     // read_write images
+  kClAllFeatures = (1u << 5) - 1,
+};
+
+/// The OpenCL C version -cl-std=VALUE selects (clang's spellings: CL1.0 ... CL3.0, also in
+/// lower case; "CL" alone is 1.0). Throws an Input error naming the value for anything else,
+/// C++ for OpenCL (clc++) included.
+uint16_t parseOpenCLStandard(std::string_view value);
+
 std::string_view familyName(Family f); // "riscv", "nvptx", "amdgpu", "dpu", "ipu"
 
 /// The options a user gives, spelled like clang's (see cli-contract.md).
@@ -477,6 +505,10 @@ public:
   /// Macros for one source language only, on top of `macros`.
   std::vector<LanguageMacro> language_macros;
   std::span<const BuiltinHeader> headers;
+  /// OpenCL C 3.0: the optional features (OpenCLFeature bits) clang enables for this target, e.g.
+  /// __opencl_c_generic_address_space, which makes a pointee written without an address space
+  /// generic rather than private.
+  uint8_t opencl3_features = 0;
   /// What a record shared with another target must satisfy beyond its layout (DPU: MRAM
   /// transfers move multiples of 8 bytes); `abikit compat` notes records that do not.
   struct SharedDataRule {
@@ -528,11 +560,20 @@ const char* intFormatModifier(IntKind k);
 /// CUDA and HIP take what Target::offload says from the host).
 DataModel dataModelFor(const Target& target, Language lang);
 
+/// OpenCL C: the optional features (OpenCLFeature bits) of this version on this target (2.0: all;
+/// 1.x: images; 3.0: Target::opencl3_features); 0 for other languages.
+uint8_t openclFeatures(const Target& target, LanguageMode mode);
+/// OpenCL C: whether the generic address space exists. It decides a pointee written without an
+/// address space: generic if so, else private (clang's deduction); false for other languages.
+inline bool openclGenericAddressSpace(const Target& target, LanguageMode mode) {
+  return openclFeatures(target, mode) & kClGenericAddressSpace;
+}
+
 /// All macros clang predefines for this target and language: the family's own macros plus the
 /// ones derived from the data model (__SIZEOF_INT__, __CHAR_UNSIGNED__, __INT_MAX__,
 /// __SIZE_TYPE__, __BIGGEST_ALIGNMENT__, ...), in a deterministic order.
 std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& target,
-                                                                  Language lang);
+                                                                  LanguageMode lang);
 
 /// One line of `abikit targets`.
 struct TargetSummary {

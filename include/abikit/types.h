@@ -311,13 +311,20 @@ const Type* adjustParameterType(class TypeContext& ctx, const Type* t);
 
 class TypeContext {
 public:
-  TypeContext(const Target& target, Language lang);
+  TypeContext(const Target& target, LanguageMode mode);
   ~TypeContext();
   TypeContext(const TypeContext&) = delete;
   TypeContext& operator=(const TypeContext&) = delete;
 
   const Target& target() const { return *target_; }
-  Language language() const { return lang_; }
+  Language language() const { return mode_.lang; }
+  LanguageMode languageMode() const { return mode_; }
+  /// The address space of a pointee written without one: OpenCL C's generic or private (see
+  /// openclGenericAddressSpace()), as the target numbers them; 0 in other languages.
+  uint32_t defaultPointeeAddressSpace() const { return default_pointee_as_; }
+  /// The address space of a parameter declared as an array once it is adjusted to a pointer:
+  /// OpenCL C's private (the parameter's own), 0 in other languages.
+  uint32_t arrayParameterAddressSpace() const { return array_param_as_; }
   const DataModel& data() const { return data_; }
 
   // Interned types.
@@ -358,8 +365,10 @@ private:
   template <class T> T* make();
 
   const Target* target_;
-  Language lang_;
+  LanguageMode mode_;
   DataModel data_;
+  uint32_t default_pointee_as_ = 0;
+  uint32_t array_param_as_ = 0;
 
   struct Arena;
   std::unique_ptr<Arena> arena_;

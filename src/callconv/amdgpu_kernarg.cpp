@@ -602,7 +602,8 @@ KernelArguments computeKernelArguments(const LayoutEngine& layout, const Functio
   out.name = kernel.name;
   if (opencl) {
     out.language = "OpenCL C";
-    out.language_version = {2, 0};
+    const unsigned v = ctx.languageMode().opencl_version;
+    out.language_version = {v / 100, v / 10 % 10};
   }
   uint64_t offset = 0;
   uint32_t max_align = 1;

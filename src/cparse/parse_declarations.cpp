@@ -171,7 +171,8 @@ bool Parser::compatibleFunction(const FunctionType* a, const FunctionType* b) co
   auto adjust = [this](const Type* t) -> const Type* {
     const Type* c = stripTypedefs(t);
     if (auto* arr = dyn<ArrayType>(c))
-      return const_cast<TypeContext&>(ctx_).pointerTo(arr->element);
+      return const_cast<TypeContext&>(ctx_).pointerTo(arr->element,
+                                                      ctx_.arrayParameterAddressSpace());
     if (c->kind == TypeKind::Function) return const_cast<TypeContext&>(ctx_).pointerTo(c);
     return t;
   };

@@ -74,7 +74,7 @@ void Parser::parsePointers(Declarator& d, SmallVec<Chunk, 4>& out) {
         fail(tok_.loc, "_Atomic is not supported", true);
       } else if (kw == kKwAddrSpace) {
         c.has_as = true;
-        c.as = as_keywords_[tok_.ident];
+        c.as = addressSpaceKeyword(tok_.ident, tok_.loc, false);
       } else {
         break;
       }
@@ -301,7 +301,7 @@ void Parser::applyPointer(QType& t, const Chunk& c) {
 // A '*' at `at` without qualifiers or address space applied to `t`.
 void Parser::applyPointer(QType& t, const Loc& at) {
   uint32_t depth = pointerDepth(t.t, at);
-  t.t = pointerTo(t.t, t.has_as ? t.as : 0);
+  t.t = pointerTo(t.t, t.has_as ? t.as : defaultAddressSpace(t.t));
   setDepth(t.t, depth);
   t.has_as = false;
   t.as = 0;

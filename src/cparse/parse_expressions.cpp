@@ -228,7 +228,7 @@ Value Parser::parseUnary(bool eval) {
     if (v.is_bitfield) fail(at, "address of bit-field requested");
     Value r;
     r.kind = Value::Ptr;
-    r.type = ctx_.pointerTo(v.type);
+    r.type = ctx_.pointerTo(v.type, lvalueAddressSpace(v));
     r.bits = v.bits;
     r.known = v.known && !v.is_string;
     r.folded = true;

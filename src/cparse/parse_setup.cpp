@@ -153,30 +153,43 @@ constexpr KwEntry kKeywords[] = {
 struct CLTypeEntry {
   const char* spelling;
   OpenCLKind kind;
+  uint8_t feature; // the OpenCLFeature the type needs (0: none)
 };
 constexpr CLTypeEntry kCLTypes[] = {
-    {"image1d_t", OpenCLKind::Image1d},
-    {"image1d_array_t", OpenCLKind::Image1dArray},
-    {"image1d_buffer_t", OpenCLKind::Image1dBuffer},
-    {"image2d_t", OpenCLKind::Image2d},
-    {"image2d_array_t", OpenCLKind::Image2dArray},
-    {"image2d_depth_t", OpenCLKind::Image2dDepth},
-    {"image2d_array_depth_t", OpenCLKind::Image2dArrayDepth},
-    {"image2d_msaa_t", OpenCLKind::Image2dMsaa},
-    {"image2d_array_msaa_t", OpenCLKind::Image2dArrayMsaa},
-    {"image2d_msaa_depth_t", OpenCLKind::Image2dMsaaDepth},
-    {"image2d_array_msaa_depth_t", OpenCLKind::Image2dArrayMsaaDepth},
-    {"image3d_t", OpenCLKind::Image3d},
-    {"sampler_t", OpenCLKind::Sampler},
-    {"event_t", OpenCLKind::Event},
-    {"clk_event_t", OpenCLKind::ClkEvent},
-    {"queue_t", OpenCLKind::Queue},
-    {"reserve_id_t", OpenCLKind::ReserveId},
+    {"image1d_t", OpenCLKind::Image1d, kClImages},
+    {"image1d_array_t", OpenCLKind::Image1dArray, kClImages},
+    {"image1d_buffer_t", OpenCLKind::Image1dBuffer, kClImages},
+    {"image2d_t", OpenCLKind::Image2d, kClImages},
+    {"image2d_array_t", OpenCLKind::Image2dArray, kClImages},
+    {"image2d_depth_t", OpenCLKind::Image2dDepth, kClImages},
+    {"image2d_array_depth_t", OpenCLKind::Image2dArrayDepth, kClImages},
+    {"image2d_msaa_t", OpenCLKind::Image2dMsaa, kClImages},
+    {"image2d_array_msaa_t", OpenCLKind::Image2dArrayMsaa, kClImages},
+    {"image2d_msaa_depth_t", OpenCLKind::Image2dMsaaDepth, kClImages},
+    {"image2d_array_msaa_depth_t", OpenCLKind::Image2dArrayMsaaDepth, kClImages},
+    {"image3d_t", OpenCLKind::Image3d, kClImages},
+    {"sampler_t", OpenCLKind::Sampler, 0},
+    {"event_t", OpenCLKind::Event, 0},
+    {"clk_event_t", OpenCLKind::ClkEvent, kClDeviceEnqueue},
+    {"queue_t", OpenCLKind::Queue, kClDeviceEnqueue},
+    {"reserve_id_t", OpenCLKind::ReserveId, kClPipes},
 };
 
 } // namespace
 
 // ----- set-up and tokens ----------------------------------------------------------------------
+
+std::string Parser::openclVersionText() const {
+  uint16_t v = ctx_.languageMode().opencl_version;
+  return "OpenCL C version " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10);
+}
+
+uint32_t Parser::addressSpaceKeyword(const Ident* id, const Loc& at, bool specifier) {
+  if (specifier && std::find(no_generic_.begin(), no_generic_.end(), id) != no_generic_.end())
+    fail(at, openclVersionText() + " does not support the '" + std::string(id->name) +
+                 "' type qualifier");
+  return as_keywords_[id];
+}
 
 Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, IdentTable& ids)
     : ctx_(ctx), layout_(layout), pp_(pp), ids_(ids), lang_(ctx.language()) {
@@ -193,21 +206,30 @@ Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, I
     id->keyword = kKwAddrSpace;
     as_keywords_[id] = a.number;
   }
+  default_pointee_as_ = ctx.defaultPointeeAddressSpace();
   if (lang_ == Language::OpenCL) {
     // OpenCL's qualifiers, with and without "__"; the number is the target's for that
-    // spelling, else 0 (clang's default address-space map).
+    // spelling, else 0 (clang's default address-space map). Without the generic address space
+    // (OpenCL C 1.x, 3.0 on some targets) `generic` is still a qualifier, refused where used.
+    cl_features_ = openclFeatures(ctx.target(), ctx.languageMode());
+    const bool generic = cl_features_ & kClGenericAddressSpace;
     for (const char* n : {"global", "local", "constant", "private", "generic"}) {
       std::string prefixed = std::string("__") + n;
       uint32_t num = 0;
       for (const AddressSpaceInfo& a : ctx.target().address_spaces)
         if (a.c_spelling == prefixed) num = a.number;
+      if (prefixed == "__constant") string_as_ = num;
+
       for (const std::string& s : {std::string(n), prefixed}) {
         Ident* id = ids_.getCopy(s);
         id->keyword = kKwAddrSpace;
         as_keywords_[id] = num;
+        if (prefixed == "__generic" && !generic) no_generic_.push_back(id);
       }
     }
+    // A type of a feature the version lacks is no type name (clang: "unknown type name").
     for (const CLTypeEntry& e : kCLTypes) {
+      if (e.feature && !(cl_features_ & e.feature)) continue;
       Ident* id = ids_.get(e.spelling);
       id->keyword = kKwCLType;
       cl_types_[id] = e.kind;

@@ -94,14 +94,15 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       continue;
     case kKwAtomic:
       fail(t.loc, "_Atomic is not supported", true);
-    case kKwAddrSpace:
-      if (ds.has_as && ds.as != as_keywords_[id])
-        fail(t.loc, "multiple address spaces specified for type");
+    case kKwAddrSpace: {
+      uint32_t as = addressSpaceKeyword(id, t.loc, true);
+      if (ds.has_as && ds.as != as) fail(t.loc, "multiple address spaces specified for type");
       ds.has_as = true;
-      ds.as = as_keywords_[id];
+      ds.as = as;
       ds.any = true;
       consume();
       continue;
+    }
     case kKwCxxOnly:
       fail(t.loc, "C++ '" + std::string(t.text()) + "' is not supported (C declarations only)",
            true);
@@ -129,6 +130,8 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       continue;
     }
     case kKwPipe:
+      if (!(cl_features_ & kClPipes))
+        fail(t.loc, openclVersionText() + " does not support the 'pipe' type qualifier");
       ds.pipe = true;
       ds.any = true;
       consume();
@@ -356,6 +359,10 @@ QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
     auto* ot = dyn<OpenCLType>(stripTypedefs(r.t));
     if (!ot || ot->okind > OpenCLKind::Image3d)
       fail(ds.access_loc, "access qualifier can only be used for pipe and image type");
+    if (ds.access == AccessQual::ReadWrite && !(cl_features_ & kClReadWriteImages))
+      fail(ds.access_loc, "access qualifier 'read_write' cannot be used for images in " +
+                              openclVersionText() +
+                              " (2.0 has it, 3.0 with __opencl_c_read_write_images)");
     r.t = ctx_.openclType(ot->okind, ds.access);
   } else if (auto* ot = dyn<OpenCLType>(r.t)) {
     if (ot->okind <= OpenCLKind::Image3d && ot->access == AccessQual::None)

@@ -122,7 +122,7 @@ Value Parser::rvalue(const Value& v, const Loc& at) {
   r.folded = v.folded;
   if (auto* arr = dyn<ArrayType>(c)) {
     r.kind = Value::Ptr;
-    r.type = ctx_.pointerTo(arr->element);
+    r.type = ctx_.pointerTo(arr->element, lvalueAddressSpace(v));
     r.bits = v.bits;
     r.known = v.known && !v.is_string;
     return r;

@@ -137,7 +137,7 @@ void Preprocessor::enterBuffer(int buf) {
 
 void Preprocessor::setupPredefines(std::string& out) {
   out.reserve(32768);
-  for (const auto& [name, value] : predefinedMacros(ctx_.target(), ctx_.language())) {
+  for (const auto& [name, value] : predefinedMacros(ctx_.target(), ctx_.languageMode())) {
     out += "#define ";
     out += name;
     out += ' ';

@@ -219,6 +219,7 @@ std::string kernargYaml(const Target& target, std::span<const KernelArguments> k
   } else {
     out += "amdhsa.kernels:\n";
     for (const KernelArguments& k : kernels) {
+      if (!k.error.empty()) continue; // reported as an error (stderr)
       if (k.args.empty()) {
         yamlKey(out, "  - ", ".args", "[]");
       } else {
@@ -255,6 +256,11 @@ std::string kernargJson(const Target& target, std::span<const KernelArguments> k
   for (const KernelArguments& k : kernels) {
     j.beginObject();
     j.field("name", k.name);
+    if (!k.error.empty()) {
+      j.field("error", k.error);
+      j.endObject();
+      continue;
+    }
     j.field("kernarg_segment_size", k.kernarg_segment_size);
     j.field("kernarg_segment_align", k.kernarg_segment_align);
     j.key("args");
@@ -290,6 +296,7 @@ std::string kernargText(const Target& target, const TypeContext& ctx,
                         std::span<const KernelArguments> kernels) {
   std::string out = "target: " + target.spelling + "\n";
   for (const KernelArguments& k : kernels) {
+    if (!k.error.empty()) continue; // reported as an error (stderr)
     out += "\n" + std::string(k.name) + ": kernarg segment " +
            std::to_string(k.kernarg_segment_size) + " bytes, align " +
            std::to_string(k.kernarg_segment_align) + " (explicit arguments " +

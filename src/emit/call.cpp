@@ -145,6 +145,11 @@ std::string callJson(const Target& target, const TypeContext& ctx,
     j.breakLine(2);
     j.beginObject();
     j.field("name", f.name);
+    if (!f.error.empty()) {
+      j.field("error", f.error);
+      j.endObject();
+      continue;
+    }
     j.field("variadic", f.variadic);
     j.breakLine(3);
     j.key("return");
@@ -175,6 +180,7 @@ std::string callText(const Target& target, const TypeContext& ctx,
                      std::span<const FunctionLowering> functions) {
   std::string out = "target: " + target.spelling + "\n";
   for (const FunctionLowering& f : functions) {
+    if (!f.error.empty()) continue; // reported as an error (stderr)
     out += "\n" + std::string(f.name) + (f.variadic ? " (variadic)" : "") + "\n";
     struct Row {
       std::string arg, type, kind, where;

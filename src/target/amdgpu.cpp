@@ -624,6 +624,9 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
       "4-byte-aligned slot";
   out.address_spaces = kSpaces;
   out.memory = {};
+  // OpenCL C 3.0's optional features as clang-14 enables them for amdgcn: images only (clang 22
+  // adds the generic address space where the processor has flat memory, pipes and enqueue).
+  out.opencl3_features = kClImages;
 
   uint32_t flags = p ? amdgpuElfFlags(*p, amd.xnack, amd.sramecc, amd.code_object_version) : 0;
   out.elf = {

@@ -209,6 +209,7 @@ struct NvptxCompilerFacts {
   bool lock_free_atomics;     // up to the pointer's width; else every __GCC_ATOMIC_*_LOCK_FREE is 1
   bool elf_and_no_math_errno; // __ELF__; __NO_MATH_ERRNO__ (-cuda) and __CUDA_ARCH__ (-march) in C
   uint32_t offload_copies;    // what a CUDA device takes from its host
+  uint8_t opencl3_features;   // OpenCL C 3.0's optional features (OpenCLFeature)
   NvptxCallRules call;
 };
 
@@ -229,6 +230,7 @@ constexpr NvptxCompilerFacts kNvptxCompilerFacts[] = {
      .lock_free_atomics = true,
      .elf_and_no_math_errno = true,
      .offload_copies = kCudaCopies19,
+     .opencl3_features = kClGenericAddressSpace,
      .call = {.backend = "llc-22",
               .byval_min_align = 1,
               .byval_ir_align = true,
@@ -247,6 +249,7 @@ constexpr NvptxCompilerFacts kNvptxCompilerFacts[] = {
      .lock_free_atomics = true,
      .elf_and_no_math_errno = true,
      .offload_copies = kCudaCopies19,
+     .opencl3_features = 0,
      .call = {.backend = "llc-19",
               .byval_min_align = 1,
               .byval_ir_align = true,
@@ -265,6 +268,7 @@ constexpr NvptxCompilerFacts kNvptxCompilerFacts[] = {
      .lock_free_atomics = false,
      .elf_and_no_math_errno = false,
      .offload_copies = kCudaCopies14,
+     .opencl3_features = 0,
      .call = {.backend = "llc-14",
               .byval_min_align = 4,
               .byval_ir_align = false,
@@ -446,6 +450,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   // double and the vector and biggest alignments stay the device's. The driver pairs a 32-bit
   // host with nvptx-nvidia-cuda, a 64-bit one with nvptx64 (docs/offload.md).
   out.offload.copies = cc.offload_copies;
+  out.opencl3_features = cc.opencl3_features;
   out.offload.default_host = is64 ? "x86_64-linux-gnu" : "i386-linux-gnu";
 
   out.macros = {{"__NVPTX__", "1"}, {"__PTX__", "1"}};

@@ -185,6 +185,26 @@ void adoptHost(DataModel& d, const DataModel& h, uint32_t copies) {
 
 } // namespace
 
+uint16_t parseOpenCLStandard(std::string_view value) {
+  static constexpr std::pair<std::string_view, uint16_t> kStandards[] = {
+      {"cl", 100},    {"CL", 100},    {"cl1.0", 100}, {"CL1.0", 100},
+      {"cl1.1", 110}, {"CL1.1", 110}, {"cl1.2", 120}, {"CL1.2", 120},
+      {"cl2.0", 200}, {"CL2.0", 200}, {"cl3.0", 300}, {"CL3.0", 300}};
+  for (const auto& [name, version] : kStandards)
+    if (name == value) return version;
+  if (value.substr(0, 3) == "clc" || value.substr(0, 3) == "CLC")
+    throw Error(ErrorKind::Input, "-cl-std=" + std::string(value) +
+                                      ": C++ for OpenCL is not supported (C declarations only)");
+  throw Error(ErrorKind::Input, "invalid value '" + std::string(value) +
+                                    "' in '-cl-std'; expected CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0");
+}
+
+uint8_t openclFeatures(const Target& target, LanguageMode mode) {
+  if (mode.lang != Language::OpenCL) return 0;
+  if (mode.opencl_version < 200) return kClImages;
+  return mode.opencl_version == 200 ? uint8_t(kClAllFeatures) : target.opencl3_features;
+}
+
 DataModel dataModelFor(const Target& target, Language lang) {
   DataModel d = target.data;
   switch (lang) {
@@ -527,7 +547,9 @@ void defineIntTypeMacros(MacroList& m, const std::string& prefix, IntKind k, con
 namespace {
 
 // The macros of `target` compiling `lang` on its own (predefinedMacros() adds a device's host).
-std::vector<std::pair<std::string, std::string>> ownMacros(const Target& target, Language lang) {
+std::vector<std::pair<std::string, std::string>> ownMacros(const Target& target,
+                                                           LanguageMode mode) {
+  const Language lang = mode.lang;
   std::vector<std::pair<std::string, std::string>> out;
   MacroList m{out};
   const DataModel d = dataModelFor(target, lang);
@@ -543,14 +565,15 @@ std::vector<std::pair<std::string, std::string>> ownMacros(const Target& target,
   m.def("__STDC_UTF_16__", "1");
   m.def("__STDC_UTF_32__", "1");
   if (lang == Language::OpenCL) {
-    m.def("__OPENCL_C_VERSION__", "200");
-    m.def("__OPENCL_VERSION__", "200");
+    m.def("__OPENCL_C_VERSION__", std::to_string(mode.opencl_version));
     m.def("CL_VERSION_1_0", "100");
     m.def("CL_VERSION_1_1", "110");
     m.def("CL_VERSION_1_2", "120");
     m.def("CL_VERSION_2_0", "200");
-    m.def("__ENDIAN_LITTLE__", "1");
-    m.def("__IMAGE_SUPPORT__", "1");
+    m.def("CL_VERSION_3_0", "300");
+    if (d.endian == Endian::Little) m.def("__ENDIAN_LITTLE__", "1");
+    // OpenCL C 2.0's (opencl-c-base.h), or 3.0's where the target enables it (clang).
+    if (openclGenericAddressSpace(target, mode)) m.def("__opencl_c_generic_address_space", "1");
     m.def("__kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
                                      "__attribute__((vec_type_hint(typen)))");
   } else {
@@ -787,8 +810,9 @@ std::vector<std::pair<std::string, std::string>> ownMacros(const Target& target,
 } // namespace
 
 std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& target,
-                                                                  Language lang) {
-  std::vector<std::pair<std::string, std::string>> own = ownMacros(target, lang);
+                                                                  LanguageMode mode) {
+  const Language lang = mode.lang;
+  std::vector<std::pair<std::string, std::string>> own = ownMacros(target, mode);
   if (!isCxx(lang) || !target.offload.host) return own;
   // A CUDA/HIP device compilation predefines its host's macros, then its own over them (clang's
   // InitializePreprocessor with an aux target).
@@ -796,7 +820,7 @@ std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& 
   std::map<std::string, size_t, std::less<>> at;
   // The host's driver-option macros are not the device compilation's (HostDriverMacro).
   std::span<const HostDriverMacro> driver = target.offload.host->host().driver_macros;
-  for (auto& macro : ownMacros(*target.offload.host, lang)) {
+  for (auto& macro : ownMacros(*target.offload.host, mode)) {
     auto d = std::find_if(driver.begin(), driver.end(),
                           [&](const HostDriverMacro& m) { return m.name == macro.first; });
     if (d != driver.end() && d->device_name.empty()) continue;

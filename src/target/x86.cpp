@@ -435,6 +435,8 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
              is64, // x86-64 uses RELA relocations, i386 REL
              is64 ? kEmX86_64Name : kEm386Name};
   if (windows) out.elf = {}; // Windows objects are COFF: no ELF identity (machine 0)
+  // OpenCL C 3.0's optional features: X86TargetInfo enables them all (clang 14 to 22).
+  out.opencl3_features = kClAllFeatures;
 
   // Predefined macros (clang X86TargetInfo::getTargetDefines for the default processor, and the
   // Linux OS defines).

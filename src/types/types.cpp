@@ -48,10 +48,21 @@ template <class T> T* TypeContext::make() {
   return obj;
 }
 
-TypeContext::TypeContext(const Target& target, Language lang)
-    : target_(&target), lang_(lang), data_(dataModelFor(target, lang)),
+TypeContext::TypeContext(const Target& target, LanguageMode mode)
+    : target_(&target), mode_(mode), data_(dataModelFor(target, mode.lang)),
       arena_(std::make_unique<Arena>()) {
   file_index_.emplace(files_.emplace_back("<built-in>"), 0);
+  if (mode.lang == Language::OpenCL) {
+    // clang's OpenCL address-space map: a target that does not name a space maps it to 0.
+    auto number = [&](std::string_view spelling) {
+      for (const AddressSpaceInfo& a : target.address_spaces)
+        if (a.c_spelling == spelling) return a.number;
+      return uint32_t(0);
+    };
+    array_param_as_ = number("__private");
+    default_pointee_as_ =
+        openclGenericAddressSpace(target, mode) ? number("__generic") : array_param_as_;
+  }
 }
 
 // A record and its type: recordType() of a record created here needs no interning.
@@ -664,7 +675,8 @@ std::string typeName(const Type* t, const TypeContext& ctx) {
 
 const Type* adjustParameterType(TypeContext& ctx, const Type* t) {
   const Type* c = stripTypedefs(t);
-  if (auto* a = dyn<ArrayType>(c)) return ctx.pointerTo(a->element);
+  if (auto* a = dyn<ArrayType>(c))
+    return ctx.pointerTo(a->element, ctx.arrayParameterAddressSpace());
   if (c->kind == TypeKind::Function) return ctx.pointerTo(t);
   return t;
 }

@@ -13,8 +13,7 @@ using abikit::test::CliResult;
 using abikit::test::runCli;
 
 std::string writeFile(const std::string& name, const std::string& text) {
-  static abikit::test::TempDir dir;
-  return dir.write(name, text);
+  return abikit::test::writeTempFile(name, text);
 }
 
 TEST(KernargCli, Contract) {

@@ -6,7 +6,9 @@
 // (offset, size, value kind, address space, access, type name, name, qualifiers, pointee
 // alignment), `.kernarg_segment_size` and `.kernarg_segment_align` are compared with abikit's
 // kernarg computation (-mhidden-args=all for -O0, auto for -O1), entry by entry; the text abikit
-// prints with --yaml must equal LLVM's for the same keys. A HIP sample (clang-14 -x hip
+// prints with --yaml must equal LLVM's for the same keys. Smaller OpenCL samples compile with
+// -cl-std=CL1.2 (clang's default; .language_version [1, 2]) and -cl-std=CL3.0. A HIP sample
+// (clang-14 -x hip
 // --cuda-device-only -fno-discard-value-names) is checked the same way, and an OpenCL sample
 // with code object V5 against llc-14's preliminary V5 (--amdhsa-code-object-version=5).
 //
@@ -37,15 +39,26 @@ constexpr size_t kMaxReported = 5;
 struct Mode {
   const char* name;
   bool hip;
-  int opt;             // clang -O level
-  unsigned co_version; // code object version
-  HiddenArgs hidden;   // the abikit mode that models it
+  int opt;                   // clang -O level
+  unsigned co_version;       // code object version
+  HiddenArgs hidden;         // the abikit mode that models it
+  uint16_t cl_version = 200; // OpenCL C: -cl-std
+  const char* clStd() const {
+    return cl_version == 120   ? "-cl-std=CL1.2"
+           : cl_version == 300 ? "-cl-std=CL3.0"
+                               : "-cl-std=CL2.0";
+  }
 };
 
 const Mode kModes[] = {
-    {"opencl_O0", false, 0, 4, HiddenArgs::All},    {"opencl_O1", false, 1, 4, HiddenArgs::Auto},
-    {"hip_O0", true, 0, 4, HiddenArgs::All},        {"hip_O1", true, 1, 4, HiddenArgs::Auto},
-    {"opencl_v5_O0", false, 0, 5, HiddenArgs::All}, {"opencl_v5_O1", false, 1, 5, HiddenArgs::Auto},
+    {"opencl_O0", false, 0, 4, HiddenArgs::All},
+    {"opencl_O1", false, 1, 4, HiddenArgs::Auto},
+    {"hip_O0", true, 0, 4, HiddenArgs::All},
+    {"hip_O1", true, 1, 4, HiddenArgs::Auto},
+    {"opencl_v5_O0", false, 0, 5, HiddenArgs::All},
+    {"opencl_v5_O1", false, 1, 5, HiddenArgs::Auto},
+    {"opencl12_O1", false, 1, 4, HiddenArgs::Auto, 120},
+    {"opencl30_O0", false, 0, 4, HiddenArgs::All, 300},
 };
 
 uint64_t mix(uint64_t a, uint64_t b) {
@@ -63,7 +76,7 @@ std::vector<std::string> compileCommand(const Mode& m, const std::string& src,
                            "--offload-arch=gfx906", "-fno-discard-value-names"});
   } else {
     cmd.insert(cmd.end(), {"-target", "amdgcn-amd-amdhsa", "-mcpu=gfx906", "-nogpulib", "-x", "cl",
-                           "-cl-std=CL2.0", "-cl-kernel-arg-info"});
+                           m.clStd(), "-cl-kernel-arg-info"});
   }
   if (m.co_version == 5) cmd.insert(cmd.end(), {"-mllvm", "--amdhsa-code-object-version=5"});
   cmd.insert(cmd.end(), {src, "-o", out});
@@ -146,7 +159,8 @@ private:
     for (const MdKernel& k : theirs) by_name[k.name] = &k;
 
     // abikit: parse the same text, compute every kernel, print the YAML, read it back.
-    TypeContext ctx(target_, mode_.hip ? Language::HIP : Language::OpenCL);
+    TypeContext ctx(target_, mode_.hip ? LanguageMode(Language::HIP)
+                                       : LanguageMode(Language::OpenCL, mode_.cl_version));
     LayoutEngine layout(ctx);
     TranslationUnit tu;
     try {
@@ -229,7 +243,8 @@ TEST_P(DiffKernarg, AgreesWithClang) {
   Target target = resolveTarget(o);
   uint64_t count = oracle::sampleCount(400);
   // The HIP and V5 samples are smaller: they exercise fewer rules.
-  if (mode.hip || mode.co_version == 5) count = std::max<uint64_t>(count / 4, 50);
+  if (mode.hip || mode.co_version == 5 || mode.cl_version != 200)
+    count = std::max<uint64_t>(count / 4, 50);
   uint64_t seed = oracle::sampleSeed(1);
   Runner runner(mode, target);
   uint64_t disagreements = 0, rejected = 0, reported = 0, args = 0;
@@ -237,7 +252,7 @@ TEST_P(DiffKernarg, AgreesWithClang) {
     std::vector<KernelCase> batch;
     for (uint64_t k = first; k < std::min<uint64_t>(count, first + kBatch); ++k)
       batch.push_back(generateKernel(mix(mix(seed, mode.hip ? 7 : 3), k),
-                                     "c" + std::to_string(k) + "_", mode.hip));
+                                     "c" + std::to_string(k) + "_", mode.hip, mode.cl_version));
     std::vector<Verdict> verdicts = runner.run(batch);
     for (size_t i = 0; i < batch.size(); ++i) {
       const Verdict& v = verdicts[i];

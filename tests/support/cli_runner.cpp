@@ -192,4 +192,9 @@ std::string TempDir::write(const std::string& name, std::string_view bytes) cons
   return p;
 }
 
+std::string writeTempFile(const std::string& name, std::string_view bytes) {
+  static TempDir dir;
+  return dir.write(name, bytes);
+}
+
 } // namespace abikit::test

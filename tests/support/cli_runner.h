@@ -60,4 +60,8 @@ private:
   std::string path_;
 };
 
+/// Writes `bytes` to a file of the test executable's own temporary directory (one for the whole
+/// run, removed at exit) and returns its path.
+std::string writeTempFile(const std::string& name, std::string_view bytes);
+
 } // namespace abikit::test

@@ -16,7 +16,7 @@ using namespace abikit;
 
 class Amdgpu {
 public:
-  explicit Amdgpu(const std::string& cpu = "gfx906", Language lang = Language::C)
+  explicit Amdgpu(const std::string& cpu = "gfx906", LanguageMode lang = Language::C)
       : target_(make(cpu)), ctx_(target_, lang), layout_(ctx_) {}
 
   FunctionLowering lower(const std::string& src, const std::string& fn) {
@@ -285,7 +285,7 @@ TEST(AmdgpuCallconv, Rejections) {
 // OpenCL built-in types are pointers (images and samplers into the constant space, event_t into
 // the private space, queues and pipes into the global space); llc-14 checked.
 TEST(AmdgpuCallconv, OpenClDeviceFunctions) {
-  Amdgpu a("gfx906", Language::OpenCL);
+  Amdgpu a("gfx906", LanguageMode(Language::OpenCL, 200)); // queue_t: OpenCL C 2.0
   FunctionLowering f = a.lower("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
                                "void f(read_only image2d_t i, event_t e, int x, sampler_t s,\n"
                                "       queue_t q, bool b, half h);",

@@ -41,7 +41,7 @@ TEST(CParseDialects, OpenCLKernels) {
       "kernel void k(global float4 *p, __local int *l, constant char *c, read_only image2d_t img,\n"
       "              sampler_t s, int n, __global uchar *restrict r, write_only pipe int pp);\n"
       "__kernel void k2(__private int *x, generic int *g);\nvoid helper(void);\n",
-      "amdgcn-amd-amdhsa", Language::OpenCL, {}, "k.cl");
+      "amdgcn-amd-amdhsa", LanguageMode(Language::OpenCL, 200), {}, "k.cl");
   const FunctionDecl* k = p.function("k");
   EXPECT_EQ(k->type->fkind, FunctionKind::Kernel);
   ASSERT_EQ(k->type->params.size(), 8u);

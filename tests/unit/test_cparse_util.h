@@ -106,7 +106,7 @@ inline Target targetFor(const std::string& triple) {
 }
 
 inline Parsed parse(std::string_view text, const std::string& triple = "riscv64-unknown-elf",
-                    Language lang = Language::C, const ParseOptions& options = {},
+                    LanguageMode lang = Language::C, const ParseOptions& options = {},
                     std::string_view name = "test.h") {
   Parsed p;
   p.target = std::make_unique<Target>(targetFor(triple));
@@ -119,7 +119,7 @@ inline Parsed parse(std::string_view text, const std::string& triple = "riscv64-
 /// The formatted error (all three lines), or "" when the text parses.
 inline std::string parseError(std::string_view text,
                               const std::string& triple = "riscv64-unknown-elf",
-                              Language lang = Language::C, const ParseOptions& options = {},
+                              LanguageMode lang = Language::C, const ParseOptions& options = {},
                               std::string_view name = "test.h") {
   try {
     parse(text, triple, lang, options, name);
@@ -132,7 +132,7 @@ inline std::string parseError(std::string_view text,
 /// The first line of the formatted error ("FILE:LINE:COL: error: MESSAGE").
 inline std::string errorLine(std::string_view text,
                              const std::string& triple = "riscv64-unknown-elf",
-                             Language lang = Language::C, const ParseOptions& options = {}) {
+                             LanguageMode lang = Language::C, const ParseOptions& options = {}) {
   std::string e = parseError(text, triple, lang, options);
   return e.substr(0, e.find('\n'));
 }

@@ -15,13 +15,18 @@ namespace {
 
 using namespace abikit;
 
+// The OpenCL cases were written by clang-14 -cl-std=CL2.0 (test_opencl_std.cpp has what the
+// other versions change).
+const LanguageMode kCl20(Language::OpenCL, 200);
+
 struct Kernels {
   Target target;
   std::unique_ptr<TypeContext> ctx;
   std::unique_ptr<LayoutEngine> layout;
   TranslationUnit tu;
 
-  Kernels(const std::string& src, Language lang, const std::string& cpu = "gfx906", int co = 4) {
+  Kernels(const std::string& src, LanguageMode lang, const std::string& cpu = "gfx906",
+          int co = 4) {
     TargetOptions o;
     o.triple = "amdgcn-amd-amdhsa";
     o.mcpu = cpu;
@@ -65,7 +70,7 @@ TEST(Kernarg, OpenClKernelV4) {
             "  read_only image2d_t img, sampler_t s, Single sg, struct A16 a, float3 f3,\n"
             "  long l8, half h, __global const volatile int * restrict q,\n"
             "  write_only pipe int pp, queue_t qq, clk_event_t ev) {}\n",
-            Language::OpenCL);
+            kCl20);
   KernelArguments o1 = k.get("k1");
   ASSERT_EQ(o1.args.size(), 15u);
   EXPECT_EQ(o1.kernarg_segment_size, 144u);
@@ -103,7 +108,7 @@ TEST(Kernarg, OpenClKernelV4) {
 }
 
 TEST(Kernarg, HiddenBlockSizes) {
-  Kernels k("__kernel void e(void) {}\n__kernel void c(char c) {}\n", Language::OpenCL);
+  Kernels k("__kernel void e(void) {}\n__kernel void c(char c) {}\n", kCl20);
   KernelArguments e0 = k.get("e", HiddenArgs::All), e1 = k.get("e");
   EXPECT_EQ(e0.kernarg_segment_size, 56u);
   EXPECT_EQ(e0.kernarg_segment_align, 8u);
@@ -135,7 +140,7 @@ TEST(Kernarg, HiddenBlockSizes) {
 // bytes at -O0 and not at all at -O1; GFX8 lists the aperture bases, -O1 drops the queue pointer.
 TEST(Kernarg, PreliminaryCodeObjectV5) {
   const char* src = "__kernel void k(__global int *p) {}\n__kernel void c(char c) {}\n";
-  Kernels g9(src, Language::OpenCL, "gfx906", 5);
+  Kernels g9(src, kCl20, "gfx906", 5);
   KernelArguments a0 = g9.get("k", HiddenArgs::All);
   ASSERT_EQ(a0.args.size(), 16u);
   EXPECT_EQ(a0.args[1].value_kind, KernargValueKind::HiddenBlockCountX);
@@ -158,7 +163,7 @@ TEST(Kernarg, PreliminaryCodeObjectV5) {
   EXPECT_EQ(c1.args[10].offset, 48u);
   EXPECT_EQ(c1.kernarg_segment_size, 4u);
   EXPECT_EQ(c1.kernarg_segment_align, 4u);
-  Kernels g8(src, Language::OpenCL, "gfx803", 5);
+  Kernels g8(src, kCl20, "gfx803", 5);
   KernelArguments b1 = g8.get("k");
   ASSERT_EQ(b1.args.size(), 17u);
   EXPECT_EQ(b1.args[15].value_kind, KernargValueKind::HiddenPrivateBase);
@@ -178,7 +183,7 @@ TEST(Kernarg, OpenClTypeNames) {
             "  __global int * __global *w, __global float (*dd)[4],\n"
             "  __local const float (*ca)[2], read_write image3d_t ee, read_only pipe float4 gg,\n"
             "  const int bb) {}\n",
-            Language::OpenCL);
+            kCl20);
   KernelArguments t = k.get("t");
   const char* names[] = {"uint",
                          "uint",
@@ -209,8 +214,7 @@ TEST(Kernarg, OpenClTypeNames) {
 }
 
 TEST(Kernarg, YamlNamesThatReadAsOtherScalars) {
-  Kernels k("__kernel void y(int n, int on, int null, int inf, int True, int plain) {}\n",
-            Language::OpenCL);
+  Kernels k("__kernel void y(int n, int on, int null, int inf, int True, int plain) {}\n", kCl20);
   std::string y = k.yaml("y");
   for (const char* line : {".name:           !str n\n", ".name:           !str on\n",
                            ".name:           'null'\n", ".name:           !str inf\n",
@@ -254,7 +258,7 @@ TEST(Kernarg, Rejections) {
             "__kernel void pr(__private int *pp) {}\n__kernel void sp(struct P p) {}\n"
             "__kernel void sb(struct B x) {}\n__kernel int r(void) { return 0; }\n"
             "void notk(int a) {}\n__kernel void m(read_only image2d_msaa_t i) {}\n",
-            Language::OpenCL);
+            kCl20);
   EXPECT_NE(k.error("b").find("cannot be the type of an OpenCL kernel parameter"),
             std::string::npos);
   EXPECT_NE(k.error("s").find("size_t"), std::string::npos);
@@ -268,7 +272,7 @@ TEST(Kernarg, Rejections) {
   EXPECT_NE(k.error("m").find("msaa"), std::string::npos);
   Kernels big("struct G { char c[3000000000]; };\n"
               "__kernel void g(struct G a, struct G b) {}\n",
-              Language::OpenCL);
+              kCl20);
   EXPECT_NE(big.error("g").find("4 GiB"), std::string::npos);
   // Errors carry the parameter's position.
   try {

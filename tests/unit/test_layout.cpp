@@ -22,7 +22,7 @@ Target target(const char* triple, const char* march = "", const char* mabi = "")
 
 struct Fixture {
   explicit Fixture(const char* triple, const char* march = "", const char* mabi = "",
-                   Language lang = Language::C)
+                   LanguageMode lang = Language::C)
       : t(target(triple, march, mabi)), ctx(t, lang), eng(ctx) {}
   Target t;
   TypeContext ctx;

@@ -25,7 +25,7 @@ struct Env {
   TranslationUnit tu;
 
   Env(const std::string& text, const char* triple = "nvptx64-nvidia-cuda", const char* mcpu = "",
-      Language lang = Language::C) {
+      LanguageMode lang = Language::C) {
     TargetOptions o;
     o.triple = triple;
     o.mcpu = mcpu;

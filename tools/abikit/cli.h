@@ -48,8 +48,13 @@ struct InputFlags {
   std::vector<std::string> undefines;
   std::vector<std::string> include_dirs;
   uint64_t max_input_bytes = ParseOptions().max_input_bytes;
+  std::string language; // -x: c, cl, cuda, hip (empty: from the file name)
+  std::string cl_std;   // -cl-std (OpenCL C only)
   void add(CLI::App& app);
   ParseOptions parseOptions() const; // -D NAME[=VALUE], -U, -I
+  /// The source language (-x, else from the file name) and its standard (-cl-std); throws an
+  /// Input error for -cl-std on a source that is not OpenCL C.
+  LanguageMode languageMode() const;
 };
 
 /// --encoding, --dwarf64, --address-size: how a DWARF expression is coded (dwarf-expr).
@@ -110,6 +115,28 @@ struct Output {
   std::string text;
   int exit_code = 0;
   std::function<int(OutputSink&)> stream;
+  std::string diagnostics; // written to stderr (errors of items left unanswered)
+};
+
+/// Per-declaration answers (call, ptx, kernarg): a function or kernel that cannot be answered
+/// (its lowering throws an abikit::Error) is reported on stderr with its position while the
+/// others are answered; the command then exits 1. When none is answered the first error is the
+/// command's error, as for any bad input: nothing on stdout.
+class Unanswered {
+public:
+  /// Records the error of one item.
+  void add(const Error& e);
+  size_t count() const { return count_; }
+  /// Throws the first error recorded when `answered` is 0.
+  void throwIfNone(size_t answered) const;
+  /// `text` as the command's output, with the diagnostics and exit status 1 if any item is
+  /// unanswered.
+  Output output(std::string text) const;
+
+private:
+  std::vector<Error> first_; // the first error (at most one)
+  std::string diagnostics_;
+  size_t count_ = 0;
 };
 
 using Action = std::function<Output()>;
@@ -127,7 +154,7 @@ struct Session {
   TypeContext ctx;
   LayoutEngine engine;
   TranslationUnit tu;
-  Session(Target t, Language lang) : target(std::move(t)), ctx(target, lang), engine(ctx) {}
+  Session(Target t, LanguageMode lang) : target(std::move(t)), ctx(target, lang), engine(ctx) {}
 };
 
 /// What a C assertion file needs before its checks (layout and compat --emit-c-asserts): the

@@ -28,7 +28,7 @@ void addCallCommand(CLI::App& app, Action& action) {
   sub->callback([&action] {
     action = [] {
       Target t = target.resolve();
-      TypeContext ctx(t, languageForPath(input.file));
+      TypeContext ctx(t, input.languageMode());
       LayoutEngine layout(ctx);
       ParseOptions options = input.parseOptions();
       if (!variadic_args.empty()) options.type_list = {variadic_args, "--variadic-args"};
@@ -57,12 +57,21 @@ void addCallCommand(CLI::App& app, Action& action) {
               "--variadic-args given but none of the selected functions is variadic");
       }
       std::vector<FunctionLowering> lowered;
+      Unanswered unanswered;
       for (const FunctionDecl* f : selected) {
         LowerOptions options;
         if (f->type->variadic) options.variadic_args = extra;
-        lowered.push_back(lowerFunction(ctx, layout, *f, options));
+        try {
+          lowered.push_back(lowerFunction(ctx, layout, *f, options));
+        } catch (const Error& e) {
+          unanswered.add(e);
+          FunctionLowering& x = lowered.emplace_back();
+          x.name = f->name;
+          x.error = e.message();
+        }
       }
-      return Output{json ? callJson(t, ctx, lowered) : callText(t, ctx, lowered)};
+      unanswered.throwIfNone(lowered.size() - unanswered.count());
+      return unanswered.output(json ? callJson(t, ctx, lowered) : callText(t, ctx, lowered));
     };
   });
 }

@@ -82,8 +82,7 @@ void addCompatCommand(CLI::App& app, Action& action) {
       std::vector<CompatSide> sides;
       std::vector<std::string> spellings;
       for (const std::string& spelled : targets) {
-        kept.push_back(
-            std::make_unique<Session>(resolveSpelled(spelled), languageForPath(input.file)));
+        kept.push_back(std::make_unique<Session>(resolveSpelled(spelled), input.languageMode()));
         Session& s = *kept.back();
         s.tu = parseSource(s.ctx, s.engine, displayName(input.file), text, input.parseOptions());
         CompatSide side{&s.engine, {}};

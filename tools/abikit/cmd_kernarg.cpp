@@ -12,12 +12,11 @@ void addKernargCommand(CLI::App& app, Action& action) {
   static InputFlags input;
   static std::vector<std::string> kernels;
   static std::string hidden = "auto";
-  static std::string language;
   static bool json = false;
   static bool yaml = false;
   static bool no_names = false;
   // A fresh state for each registration: run() may be called more than once (tests/fuzz).
-  target = {}, input = {}, kernels.clear(), hidden = "auto", language.clear();
+  target = {}, input = {}, kernels.clear(), hidden = "auto";
   json = yaml = no_names = false;
   auto* sub = app.add_subcommand(
       "kernarg", "AMDGPU kernel arguments: the kernarg segment of each kernel (offsets, sizes, "
@@ -29,10 +28,6 @@ void addKernargCommand(CLI::App& app, Action& action) {
                   "Hidden arguments: auto (llc-14 at -O1 for a kernel that does not use them), "
                   "all (llc-14 at -O0: always), none")
       ->check(CLI::IsMember({"auto", "all", "none"}));
-  sub->add_option("-x", language,
-                  "Source language of the input (default: from the file name; .cl is OpenCL C, "
-                  ".hip HIP, anything else C)")
-      ->check(CLI::IsMember({"c", "cl", "hip"}));
   sub->add_flag("--no-arg-names", no_names,
                 "Leave out .name, as clang-14 does without -cl-kernel-arg-info");
   auto* j = sub->add_flag("--json", json, "JSON output");
@@ -44,11 +39,7 @@ void addKernargCommand(CLI::App& app, Action& action) {
       if (t.family != Family::AMDGPU)
         throw Error(ErrorKind::Target,
                     "abikit kernarg describes AMDGPU kernels; the target is " + t.spelling);
-      Language lang = languageForPath(input.file);
-      if (language == "c") lang = Language::C;
-      if (language == "cl") lang = Language::OpenCL;
-      if (language == "hip") lang = Language::HIP;
-      TypeContext ctx(t, lang);
+      TypeContext ctx(t, input.languageMode());
       LayoutEngine layout(ctx);
       TranslationUnit tu = parseFile(ctx, layout, input.file, input.parseOptions());
       std::vector<const FunctionDecl*> selected;
@@ -71,10 +62,20 @@ void addKernargCommand(CLI::App& app, Action& action) {
       options.arg_names = !no_names;
       std::vector<KernelArguments> result;
       result.reserve(selected.size());
-      for (const FunctionDecl* f : selected)
-        result.push_back(computeKernelArguments(layout, *f, options));
-      if (yaml) return Output{kernargYaml(t, result)};
-      return Output{json ? kernargJson(t, result) : kernargText(t, ctx, result)};
+      Unanswered unanswered;
+      for (const FunctionDecl* f : selected) {
+        try {
+          result.push_back(computeKernelArguments(layout, *f, options));
+        } catch (const Error& e) {
+          unanswered.add(e);
+          KernelArguments& x = result.emplace_back();
+          x.name = f->name;
+          x.error = e.message();
+        }
+      }
+      unanswered.throwIfNone(result.size() - unanswered.count());
+      if (yaml) return unanswered.output(kernargYaml(t, result));
+      return unanswered.output(json ? kernargJson(t, result) : kernargText(t, ctx, result));
     };
   });
 }

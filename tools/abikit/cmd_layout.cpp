@@ -54,7 +54,7 @@ void addLayoutCommand(CLI::App& app, Action& action) {
       reserveHeap(bytes * (names.empty() ? 24 : 8));
       static Session* kept = nullptr;
       delete std::exchange(kept, nullptr); // the previous run's (nothing in one CLI process)
-      kept = new Session(flags.resolve(), languageForPath(input.file));
+      kept = new Session(flags.resolve(), input.languageMode());
       TypeContext& ctx = kept->ctx;
       const LayoutEngine& engine = kept->engine;
       // The front-end lexes the text where it was read, unless the assertions still need it

@@ -30,7 +30,7 @@ void addPtxCommand(CLI::App& app, Action& action) {
   sub->callback([&action] {
     action = [] {
       Target t = target.resolve();
-      TypeContext ctx(t, languageForPath(input.file));
+      TypeContext ctx(t, input.languageMode());
       LayoutEngine layout(ctx);
       TranslationUnit tu = parseFile(ctx, layout, input.file, input.parseOptions());
       std::vector<const FunctionDecl*> selected;
@@ -49,7 +49,19 @@ void addPtxCommand(CLI::App& app, Action& action) {
       PtxOptions options;
       options.module = module;
       options.style = style == "nvcc" ? PtxStyle::Nvcc : PtxStyle::Llvm;
-      return Output{ptxPrototypes(ctx, layout, selected, options)};
+      // Each function on its own first: one that PTX cannot express is reported and left out.
+      std::vector<const FunctionDecl*> answered;
+      Unanswered unanswered;
+      for (const FunctionDecl* f : selected) {
+        try {
+          ptxPrototypes(ctx, layout, std::span<const FunctionDecl* const>(&f, 1), options);
+          answered.push_back(f);
+        } catch (const Error& e) {
+          unanswered.add(e);
+        }
+      }
+      unanswered.throwIfNone(answered.size());
+      return unanswered.output(ptxPrototypes(ctx, layout, answered, options));
     };
   });
 }

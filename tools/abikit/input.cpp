@@ -127,9 +127,33 @@ void InputFlags::add(CLI::App& app) {
   app.add_option("-U", undefines, "Undefine a macro")->allow_extra_args(false);
   app.add_option("-I", include_dirs, "Add a directory to the #include search path")
       ->allow_extra_args(false);
+  app.add_option("-x", language,
+                 "Source language (default: from the file name: .cl OpenCL C, .cu CUDA, .hip HIP, "
+                 "anything else C)")
+      ->check(CLI::IsMember({"c", "cl", "cuda", "hip"}));
+  app.add_option("--cl-std", cl_std,
+                 "OpenCL C version (-cl-std=CL1.0, CL1.1, CL1.2, CL2.0, CL3.0; default CL1.2, as "
+                 "clang)");
   app.add_option("--max-input-size", max_input_bytes,
                  "Most bytes of source text read (the file and its includes; default 1 GiB)")
       ->transform(CLI::AsSizeValue(false));
+}
+
+LanguageMode InputFlags::languageMode() const {
+  LanguageMode mode = languageForPath(file);
+  if (language == "c") mode.lang = Language::C;
+  if (language == "cl") mode.lang = Language::OpenCL;
+  if (language == "cuda") mode.lang = Language::CUDA;
+  if (language == "hip") mode.lang = Language::HIP;
+  if (!cl_std.empty()) {
+    mode.opencl_version = parseOpenCLStandard(cl_std);
+    if (mode.lang != Language::OpenCL)
+      throw Error(ErrorKind::Input, "-cl-std=" + cl_std +
+                                        " applies to OpenCL C sources (.cl or "
+                                        "-x cl); " +
+                                        displayName(file) + " is not one");
+  }
+  return mode;
 }
 
 ParseOptions InputFlags::parseOptions() const {
@@ -145,6 +169,22 @@ ParseOptions InputFlags::parseOptions() const {
   o.undefines = undefines;
   o.max_input_bytes = max_input_bytes;
   return o;
+}
+
+void Unanswered::add(const Error& e) {
+  if (first_.empty()) first_.push_back(e);
+  diagnostics_ += e.format() + "\n";
+  ++count_;
+}
+
+void Unanswered::throwIfNone(size_t answered) const {
+  if (answered == 0 && !first_.empty()) throw first_.front();
+}
+
+Output Unanswered::output(std::string text) const {
+  Output out(std::move(text), count_ ? 1 : 0);
+  out.diagnostics = diagnostics_;
+  return out;
 }
 
 std::string displayName(const std::string& path) {

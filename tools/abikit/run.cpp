@@ -91,17 +91,10 @@ int usageError(const std::string& message, const std::string& help) {
 } // namespace
 
 void abikit::cli::normaliseLongFlag(std::string& a) {
-  static const char* const kLong[] = {"-march",
-                                      "-mabi",
-                                      "-mcpu",
-                                      "-mcmodel",
-                                      "-mcode-object-version",
-                                      "-msupervisor",
-                                      "-mworker",
-                                      "-mhidden-args",
-                                      "-mptx-style",
-                                      "-mwavefrontsize64",
-                                      "-mno-wavefrontsize64"};
+  static const char* const kLong[] = {"-march",       "-cl-std",           "-mabi",
+                                      "-mcpu",        "-mcmodel",          "-mcode-object-version",
+                                      "-msupervisor", "-mworker",          "-mhidden-args",
+                                      "-mptx-style",  "-mwavefrontsize64", "-mno-wavefrontsize64"};
   for (const char* l : kLong) {
     size_t n = std::char_traits<char>::length(l);
     if (a.compare(0, n, l) == 0 && (a.size() == n || a[n] == '=')) {
@@ -222,6 +215,7 @@ int abikit::cli::run(int argc, char** argv) {
   if (!action) return 2;
   try {
     Output out = action();
+    if (!out.diagnostics.empty()) std::fputs(out.diagnostics.c_str(), stderr);
     StdoutSink sink(std::move(out.text));
     sink.flush();
     if (out.stream) out.exit_code = out.stream(sink);

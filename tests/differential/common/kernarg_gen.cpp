@@ -16,8 +16,8 @@ constexpr const char* kTrickyNames[] = {
 
 class KGen {
 public:
-  KGen(uint64_t seed, const std::string& prefix, bool hip)
-      : rng_(seed), prefix_(prefix), hip_(hip) {
+  KGen(uint64_t seed, const std::string& prefix, bool hip, uint16_t cl_version)
+      : rng_(seed), prefix_(prefix), hip_(hip), cl2_(cl_version == 200) {
     k_.seed = seed;
     k_.hip = hip;
     k_.name = prefix + "k";
@@ -169,7 +169,7 @@ private:
         k_.decls += "typedef " + space + " " + q + pointee + " *" + td + ";\n";
         return td + " " + name;
       }
-      if (k < 11) {
+      if (k < 11 && cl2_) {
         // A pointer to a pointer (OpenCL 2.0); the inner pointer points into named memory.
         return space + " " + q + pointee + " * " + clSpace() + " *" + name;
       }
@@ -188,9 +188,12 @@ private:
           "image2d_array_t", "image2d_depth_t", "image2d_array_depth_t", "image3d_t"};
       static constexpr const char* kAccess[] = {"", "read_only ", "write_only ", "read_write ",
                                                 "__read_only "};
-      return std::string(pick(kAccess)) + pick(kImages) + " " + name;
+      std::string access = pick(kAccess);
+      if (access == "read_write " && !cl2_) access.clear(); // read_write images: OpenCL 2.0
+      return access + pick(kImages) + " " + name;
     }
     if (r < 73) return "sampler_t " + name;
+    if (!cl2_ && r < 82) return record(0) + " " + name; // device enqueue and pipes: 2.0
     if (r < 75) return "queue_t " + name;
     if (r < 77) return "clk_event_t " + name;
     if (r < 82) {
@@ -240,6 +243,7 @@ private:
   std::mt19937_64 rng_;
   std::string prefix_;
   bool hip_;
+  bool cl2_; // OpenCL C 2.0: pipes, device enqueue, read_write images, pointers to pointers
   KernelCase k_;
   unsigned counter_ = 0;
 };
@@ -251,8 +255,8 @@ std::string trim(const std::string& s) {
 
 } // namespace
 
-KernelCase generateKernel(uint64_t seed, const std::string& prefix, bool hip) {
-  return KGen(seed, prefix, hip).run();
+KernelCase generateKernel(uint64_t seed, const std::string& prefix, bool hip, uint16_t cl_version) {
+  return KGen(seed, prefix, hip, cl_version).run();
 }
 
 std::vector<KernelCase> shrinkKernel(const KernelCase& k) {

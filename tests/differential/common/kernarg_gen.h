@@ -1,7 +1,8 @@
 // Random AMDGPU kernels for the kernarg differential test, and a reader for the
 // `.amdgpu_metadata` YAML block clang-14/llc-14 print.
 //
-// OpenCL C 2.0 kernels: every scalar and vector type, pointers into __global, __constant and
+// OpenCL C kernels (2.0, or what 1.x and 3.0 allow): every scalar and vector type, pointers into
+// __global, __constant and
 // __local memory (const, volatile, restrict, typedef'd, to pointers, to arrays), images with
 // their access qualifiers, samplers, queues, clk_event_t, pipes, enums, structs and unions by
 // value (packed, aligned, single-element, nested, with arrays), parameter names YAML reads as
@@ -24,7 +25,10 @@ struct KernelCase {
   std::vector<std::string> params; // "type name" declarations
 };
 
-KernelCase generateKernel(uint64_t seed, const std::string& prefix, bool hip);
+/// `cl_version`: the OpenCL C version (-cl-std) the kernel must compile with; only 2.0 has pipes,
+/// device enqueue, read_write images and pointers to pointers.
+KernelCase generateKernel(uint64_t seed, const std::string& prefix, bool hip,
+                          uint16_t cl_version = 200);
 
 /// Simpler variants (a parameter dropped), for shrinking a disagreement.
 std::vector<KernelCase> shrinkKernel(const KernelCase& k);
