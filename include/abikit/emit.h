@@ -14,6 +14,7 @@
 #include "abikit/layout.h"
 #include "abikit/target.h"
 
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -244,11 +245,15 @@ struct PtxOptions {
   /// A complete module that ptxas accepts (.version, .target, .address_size; declarations as
   /// `.extern .func`, definitions and kernels with an empty body) instead of the prototypes.
   bool module = false;
+  /// Where a function whose prototype cannot be printed (or that ptxas would reject) is
+  /// reported, with its position; that function is then left out. Unset: such a function is
+  /// an error for the whole call.
+  std::function<void(const Error&)> on_unanswered;
 };
 /// `abikit ptx`: the PTX prototype of each function (NVPTX targets): `.entry` for kernels, the
 /// definition header for functions with a body, the `.extern .func` declaration otherwise.
-/// Throws abikit::Error, before producing anything, for a prototype that cannot be printed or
-/// that ptxas would reject.
+/// Throws abikit::Error, before producing anything, for a target PTX cannot describe, and for a
+/// prototype that cannot be printed unless PtxOptions::on_unanswered takes it.
 std::string ptxPrototypes(TypeContext& ctx, const LayoutEngine& layout,
                           std::span<const FunctionDecl* const> functions,
                           const PtxOptions& options);

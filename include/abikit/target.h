@@ -575,6 +575,9 @@ inline bool openclGenericAddressSpace(const Target& target, LanguageMode mode) {
 std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& target,
                                                                   LanguageMode lang);
 
+/// The number of an OpenCL C address space spelled "__global", "__private", ... on this target:
+/// the target's own, else 0 (clang's default address-space map for a space it does not name).
+uint32_t openclAddressSpace(const Target& target, std::string_view spelling);
 /// One line of `abikit targets`.
 struct TargetSummary {
   Family family;

@@ -333,6 +333,8 @@ public:
   const IntType* bitIntType(unsigned bits, bool is_signed);
   const FloatType* floatType(FloatKind k);
   const PointerType* pointerTo(const Type* pointee, uint32_t address_space = 0);
+  /// The address space of a string literal: OpenCL C's __constant, 0 in other languages.
+  uint32_t stringLiteralAddressSpace() const { return string_literal_as_; }
   const ArrayType* arrayOf(const Type* element, uint64_t count);
   const ArrayType* incompleteArrayOf(const Type* element);
   const VectorType* vectorOf(const Type* element, uint32_t count, VectorKind vk);
@@ -378,6 +380,7 @@ private:
   std::unordered_map<std::string_view, uint32_t> file_index_;
 
   // The interning table, keyed by a packed description of the type (two words): open
+  uint32_t string_literal_as_ = 0;
   // addressing with linear probing, no allocation per entry.
   class InternTable {
   public:

@@ -238,7 +238,7 @@ bool Parser::fastMembers(BodyState& body, bool after_open) {
             member_n_ < member_stack_.size()) {
           uint32_t depth = pointerDepth(tag_sym->type, loc(stars[0]));
           if (!tag_sym->pointer)
-            tag_sym->pointer = ctx_.pointerTo(tag_sym->type, default_pointee_as_);
+            tag_sym->pointer = ctx_.pointerTo(tag_sym->type, ctx_.defaultPointeeAddressSpace());
           setDepth(tag_sym->pointer, depth);
           body.add(name, depth);
           writePlainMember(tag_sym->pointer, name, loc(name_at));

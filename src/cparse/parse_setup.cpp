@@ -206,7 +206,6 @@ Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, I
     id->keyword = kKwAddrSpace;
     as_keywords_[id] = a.number;
   }
-  default_pointee_as_ = ctx.defaultPointeeAddressSpace();
   if (lang_ == Language::OpenCL) {
     // OpenCL's qualifiers, with and without "__"; the number is the target's for that
     // spelling, else 0 (clang's default address-space map). Without the generic address space
@@ -215,10 +214,7 @@ Parser::Parser(TypeContext& ctx, const LayoutEngine& layout, Preprocessor& pp, I
     const bool generic = cl_features_ & kClGenericAddressSpace;
     for (const char* n : {"global", "local", "constant", "private", "generic"}) {
       std::string prefixed = std::string("__") + n;
-      uint32_t num = 0;
-      for (const AddressSpaceInfo& a : ctx.target().address_spaces)
-        if (a.c_spelling == prefixed) num = a.number;
-      if (prefixed == "__constant") string_as_ = num;
+      const uint32_t num = openclAddressSpace(ctx.target(), prefixed);
 
       for (const std::string& s : {std::string(n), prefixed}) {
         Ident* id = ids_.getCopy(s);

@@ -511,13 +511,14 @@ private:
   /// The address space of a pointer to `pointee` written without one: OpenCL C's deduction
   /// (TypeContext::defaultPointeeAddressSpace()) for objects, 0 for functions.
   uint32_t defaultAddressSpace(const Type* pointee) const {
-    return stripTypedefs(pointee)->kind == TypeKind::Function ? 0 : default_pointee_as_;
+    return stripTypedefs(pointee)->kind == TypeKind::Function ? 0
+                                                              : ctx_.defaultPointeeAddressSpace();
   }
   /// The address space of an lvalue whose address a constant expression takes (`&v`, an array
   /// that decays): OpenCL C's string literals are in __constant; anything else is reached
   /// through a pointer written without an address space.
   uint32_t lvalueAddressSpace(const Value& v) const {
-    return v.is_string ? string_as_ : defaultAddressSpace(v.type);
+    return v.is_string ? ctx_.stringLiteralAddressSpace() : defaultAddressSpace(v.type);
   }
   void applyArray(QType& t, const Chunk& c, const Ident* name, DeclContext dc);
   std::string declName(const Declarator& d) const {
@@ -692,8 +693,6 @@ private:
   std::vector<const Ident*> no_generic_; // `generic`, `__generic` where the version lacks them
   std::string openclVersionText() const; // "OpenCL C version 1.2"
   uint8_t cl_features_ = 0;              // openclFeatures() of the context's language
-  uint32_t default_pointee_as_ = 0;      // TypeContext::defaultPointeeAddressSpace()
-  uint32_t string_as_ = 0;               // OpenCL C: __constant, where string literals live
   std::unordered_map<const Ident*, OpenCLKind> cl_types_;
   std::unordered_map<const Ident*, IntKind> cxx_char_types_;
   std::unordered_map<std::string_view, FunctionDecl*> functions_;

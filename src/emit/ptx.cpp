@@ -539,12 +539,18 @@ std::string ptxPrototypes(TypeContext& ctx, const LayoutEngine& layout,
   for (const FunctionDecl* fn : functions) {
     if (!seen.insert(fn).second) continue;
     try {
-      protos.push_back(printer.prototype(*fn));
-      if (options.module) printer.checkModule(protos.back());
+      try {
+        Prototype p = printer.prototype(*fn);
+        if (options.module) printer.checkModule(p);
+        protos.push_back(std::move(p));
+      } catch (const Error& e) {
+        // A rejection points at the declaration of the function it is about.
+        if (e.hasSourcePosition() || fn->loc.line == 0) throw;
+        unsupportedAt(ctx, fn->loc, e.message());
+      }
     } catch (const Error& e) {
-      // A rejection points at the declaration of the function it is about.
-      if (e.hasSourcePosition() || fn->loc.line == 0) throw;
-      unsupportedAt(ctx, fn->loc, e.message());
+      if (!options.on_unanswered) throw;
+      options.on_unanswered(e);
     }
   }
 

@@ -199,6 +199,12 @@ uint16_t parseOpenCLStandard(std::string_view value) {
                                     "' in '-cl-std'; expected CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0");
 }
 
+uint32_t openclAddressSpace(const Target& target, std::string_view spelling) {
+  for (const AddressSpaceInfo& a : target.address_spaces)
+    if (a.c_spelling == spelling) return a.number;
+  return 0;
+}
+
 uint8_t openclFeatures(const Target& target, LanguageMode mode) {
   if (mode.lang != Language::OpenCL) return 0;
   if (mode.opencl_version < 200) return kClImages;

@@ -53,15 +53,11 @@ TypeContext::TypeContext(const Target& target, LanguageMode mode)
       arena_(std::make_unique<Arena>()) {
   file_index_.emplace(files_.emplace_back("<built-in>"), 0);
   if (mode.lang == Language::OpenCL) {
-    // clang's OpenCL address-space map: a target that does not name a space maps it to 0.
-    auto number = [&](std::string_view spelling) {
-      for (const AddressSpaceInfo& a : target.address_spaces)
-        if (a.c_spelling == spelling) return a.number;
-      return uint32_t(0);
-    };
-    array_param_as_ = number("__private");
-    default_pointee_as_ =
-        openclGenericAddressSpace(target, mode) ? number("__generic") : array_param_as_;
+    array_param_as_ = openclAddressSpace(target, "__private");
+    default_pointee_as_ = openclGenericAddressSpace(target, mode)
+                              ? openclAddressSpace(target, "__generic")
+                              : array_param_as_;
+    string_literal_as_ = openclAddressSpace(target, "__constant");
   }
 }
 

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -140,6 +141,28 @@ private:
 };
 
 using Action = std::function<Output()>;
+/// One answer per function: `answer(f)` for each, or, where it throws an abikit::Error, an
+/// answer holding the function's name and the message (recorded in `unanswered`). Throws the
+/// first error when no function is answered.
+template <class Answer, class Fn>
+std::vector<Answer> answerEach(std::span<const FunctionDecl* const> functions, Fn&& answer,
+                               Unanswered& unanswered) {
+  std::vector<Answer> out;
+  out.reserve(functions.size());
+  for (const FunctionDecl* f : functions) {
+    try {
+      out.push_back(answer(*f));
+    } catch (const Error& e) {
+      unanswered.add(e);
+      Answer& x = out.emplace_back();
+      x.name = f->name;
+      x.error = e.message();
+    }
+  }
+  unanswered.throwIfNone(out.size() - unanswered.count());
+  return out;
+}
+
 
 /// clang's single-dash long flags (-march=..., -mcpu, -msupervisor, ...) in CLI11's double-dash
 /// spelling; other arguments are left alone.

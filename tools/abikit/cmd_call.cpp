@@ -56,21 +56,15 @@ void addCallCommand(CLI::App& app, Action& action) {
               abikit::ErrorKind::Input,
               "--variadic-args given but none of the selected functions is variadic");
       }
-      std::vector<FunctionLowering> lowered;
       Unanswered unanswered;
-      for (const FunctionDecl* f : selected) {
-        LowerOptions options;
-        if (f->type->variadic) options.variadic_args = extra;
-        try {
-          lowered.push_back(lowerFunction(ctx, layout, *f, options));
-        } catch (const Error& e) {
-          unanswered.add(e);
-          FunctionLowering& x = lowered.emplace_back();
-          x.name = f->name;
-          x.error = e.message();
-        }
-      }
-      unanswered.throwIfNone(lowered.size() - unanswered.count());
+      std::vector<FunctionLowering> lowered = answerEach<FunctionLowering>(
+          selected,
+          [&](const FunctionDecl& f) {
+            LowerOptions options;
+            if (f.type->variadic) options.variadic_args = extra;
+            return lowerFunction(ctx, layout, f, options);
+          },
+          unanswered);
       return unanswered.output(json ? callJson(t, ctx, lowered) : callText(t, ctx, lowered));
     };
   });

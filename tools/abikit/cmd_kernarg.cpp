@@ -60,20 +60,11 @@ void addKernargCommand(CLI::App& app, Action& action) {
                        : hidden == "none" ? HiddenArgs::None
                                           : HiddenArgs::Auto;
       options.arg_names = !no_names;
-      std::vector<KernelArguments> result;
-      result.reserve(selected.size());
       Unanswered unanswered;
-      for (const FunctionDecl* f : selected) {
-        try {
-          result.push_back(computeKernelArguments(layout, *f, options));
-        } catch (const Error& e) {
-          unanswered.add(e);
-          KernelArguments& x = result.emplace_back();
-          x.name = f->name;
-          x.error = e.message();
-        }
-      }
-      unanswered.throwIfNone(result.size() - unanswered.count());
+      std::vector<KernelArguments> result = answerEach<KernelArguments>(
+          selected,
+          [&](const FunctionDecl& f) { return computeKernelArguments(layout, f, options); },
+          unanswered);
       if (yaml) return unanswered.output(kernargYaml(t, result));
       return unanswered.output(json ? kernargJson(t, result) : kernargText(t, ctx, result));
     };

@@ -5,6 +5,8 @@
 #include "abikit/emit.h"
 #include "cli.h"
 
+#include <unordered_set>
+
 namespace abikit::cli {
 
 void addPtxCommand(CLI::App& app, Action& action) {
@@ -49,19 +51,13 @@ void addPtxCommand(CLI::App& app, Action& action) {
       PtxOptions options;
       options.module = module;
       options.style = style == "nvcc" ? PtxStyle::Nvcc : PtxStyle::Llvm;
-      // Each function on its own first: one that PTX cannot express is reported and left out.
-      std::vector<const FunctionDecl*> answered;
+      // A function that PTX cannot express is reported and left out.
       Unanswered unanswered;
-      for (const FunctionDecl* f : selected) {
-        try {
-          ptxPrototypes(ctx, layout, std::span<const FunctionDecl* const>(&f, 1), options);
-          answered.push_back(f);
-        } catch (const Error& e) {
-          unanswered.add(e);
-        }
-      }
-      unanswered.throwIfNone(answered.size());
-      return unanswered.output(ptxPrototypes(ctx, layout, answered, options));
+      options.on_unanswered = [&](const Error& e) { unanswered.add(e); };
+      std::string text = ptxPrototypes(ctx, layout, selected, options);
+      std::unordered_set<const FunctionDecl*> distinct(selected.begin(), selected.end());
+      unanswered.throwIfNone(distinct.size() - unanswered.count());
+      return unanswered.output(std::move(text));
     };
   });
 }
