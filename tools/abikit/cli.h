@@ -86,10 +86,11 @@ struct PaddedInput {
     ~Mapping();
   };
   std::string bytes;                // the text read into memory (and the padding), or
-  std::unique_ptr<Mapping> mapping; // the file mapped
-  const char* data = nullptr;
-  size_t size = 0; // of the text, without the padding
-  std::string_view text() const { return {data, size}; }
+  std::unique_ptr<Mapping> mapping; // the file mapped, at `data`
+  const char* data = nullptr;       // mapped only: `bytes` moves with this object (a short
+                                    // text is inside the string object itself)
+  size_t size = 0;                  // of the text, without the padding
+  std::string_view text() const { return {mapping ? data : bytes.data(), size}; }
 };
 /// The input's text (readSourceFile(): "-" is standard input, the same errors and size limit)
 /// followed by `padding` NUL bytes: a large regular file is mapped (POSIX; its pages are the page
@@ -140,7 +141,6 @@ private:
   size_t count_ = 0;
 };
 
-using Action = std::function<Output()>;
 /// One answer per function: `answer(f)` for each, or, where it throws an abikit::Error, an
 /// answer holding the function's name and the message (recorded in `unanswered`). Throws the
 /// first error when no function is answered.
@@ -163,6 +163,7 @@ std::vector<Answer> answerEach(std::span<const FunctionDecl* const> functions, F
   return out;
 }
 
+using Action = std::function<Output()>;
 
 /// clang's single-dash long flags (-march=..., -mcpu, -msupervisor, ...) in CLI11's double-dash
 /// spelling; other arguments are left alone.

@@ -254,7 +254,6 @@ PaddedInput readPaddedInput(const std::string& path, size_t padding, uint64_t ma
   in.bytes = readSourceFile(path, max_bytes, padding);
   in.size = in.bytes.size();
   in.bytes.append(padding, '\0'); // within the capacity reserved: no copy
-  in.data = in.bytes.data();
   return in;
 }
 
