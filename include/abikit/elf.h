@@ -411,11 +411,22 @@ std::optional<AmdgpuKernelDescriptor> amdgpuKernelDescriptorFor(const ElfFile& f
 
 // ----- linking ----------------------------------------------------------------------------------
 
-/// Why the objects cannot be linked together, one line per conflict (empty: compatible).
-/// Each file is compared with the first one: ELF class and byte order, e_machine, and then the
-/// family's ElfMachineInfo::linkConflicts on the decoded flags. Throws abikit::Error when a
-/// file's machine is unknown to abikit (nothing could be said about its flags).
-std::vector<std::string> linkConflicts(std::span<const ElfFile* const> files);
+/// Why two objects (or one, that is no relocatable object) cannot be linked together.
+struct LinkConflict {
+  std::vector<std::string> files; // the pair, or the one object
+  /// The root cause: different machines alone; else a different ELF class or byte order
+  /// (the flags mean nothing across them); else each of the family's reasons.
+  std::vector<std::string> reasons;
+  /// "a.o vs b.o: reason; reason": `abikit link-check`'s line.
+  std::string line() const;
+};
+
+/// Why the objects cannot be linked together, one entry per conflicting pair (empty:
+/// compatible). Each file is compared with the first one: e_machine, then ELF class and byte
+/// order, then the family's ElfMachineInfo::linkConflicts on the decoded flags. Throws
+/// abikit::Error when a file's machine is unknown to abikit (nothing could be said about its
+/// flags).
+std::vector<LinkConflict> linkConflicts(std::span<const ElfFile* const> files);
 
 // ----- debug information -----------------------------------------------------------------------
 

@@ -209,6 +209,7 @@ struct ElfViewOptions {
   bool notes = false;
 };
 class ElfFile;
+struct LinkConflict;
 /// Reads everything the ELF writers read for `options` (build attributes, every symbol, every
 /// relocation with its symbol and field patch, every note), in the order they read it, and
 /// throws the abikit::Error the writers would throw first. After it returns, writeElfText() and
@@ -233,7 +234,10 @@ void appendElfJson(const ElfFile& file, const ElfViewOptions& options, std::stri
 std::string elfText(std::span<const ElfFile* const> files, const ElfViewOptions& options);
 std::string elfJson(std::span<const ElfFile* const> files, const ElfViewOptions& options);
 /// `abikit link-check`: "compatible" or one line per conflict.
-std::string linkCheckText(const std::vector<std::string>& conflicts);
+std::string linkCheckText(std::span<const LinkConflict> conflicts);
+/// `abikit link-check --json`: {"schema","compatible","files","conflicts":[{"files","reasons"}]}.
+std::string linkCheckJson(std::span<const ElfFile* const> files,
+                          std::span<const LinkConflict> conflicts);
 
 /// `abikit ptx`: whose PTX text to reproduce (docs/targets/nvptx.md, "PTX prototypes").
 enum class PtxStyle : uint8_t {

@@ -472,6 +472,31 @@ std::string elfJson(std::span<const ElfFile* const> files, const ElfViewOptions&
   return std::move(sink.buffer());
 }
 
+std::string linkCheckJson(std::span<const ElfFile* const> files,
+                          std::span<const LinkConflict> conflicts) {
+  detail::TextBuffer out(256);
+  Json j(out);
+  j.beginObject();
+  j.field("schema", "abikit/1");
+  j.field("compatible", conflicts.empty());
+  j.key("files");
+  j.beginArray();
+  for (const ElfFile* f : files) j.value(std::string_view(f->name()));
+  j.endArray();
+  j.key("conflicts");
+  j.beginArray();
+  for (const LinkConflict& c : conflicts) {
+    j.beginObject();
+    j.field("files", c.files);
+    j.field("reasons", c.reasons);
+    j.endObject();
+  }
+  j.endArray();
+  j.endObject();
+  out.put('\n');
+  return out.take();
+}
+
 std::string elfText(std::span<const ElfFile* const> files, const ElfViewOptions& options) {
   std::string out;
   for (size_t i = 0; i < files.size(); ++i) {

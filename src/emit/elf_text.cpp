@@ -402,10 +402,10 @@ void appendElfText(const ElfFile& file, const ElfViewOptions& options, std::stri
   out = std::move(sink.buffer());
 }
 
-std::string linkCheckText(const std::vector<std::string>& conflicts) {
+std::string linkCheckText(std::span<const LinkConflict> conflicts) {
   if (conflicts.empty()) return "compatible\n";
   std::string out;
-  for (const std::string& c : conflicts) out += c + "\n";
+  for (const LinkConflict& c : conflicts) out += c.line() + "\n";
   return out;
 }
 

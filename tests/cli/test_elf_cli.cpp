@@ -139,6 +139,44 @@ TEST_F(ElfCli, LinkCheck) {
                        ": different machines: EM_DPU (245) vs EM_AMDGPU (224)\n");
   r = run({"link-check"});
   EXPECT_EQ(r.exit_code, 2);
+  // JSON: the files compared and, per conflicting pair, its files and reasons.
+  r = run({"link-check", "--json", a, b, c, k});
+  EXPECT_EQ(r.exit_code, 1);
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["schema"], "abikit/1");
+  EXPECT_EQ(j["compatible"], false);
+  EXPECT_EQ(j["files"], json({a, b, c, k}));
+  ASSERT_EQ(j["conflicts"].size(), 2u);
+  EXPECT_EQ(j["conflicts"][0]["files"], json({a, c}));
+  EXPECT_EQ(j["conflicts"][0]["reasons"], json({"DPU ABI version 2 vs none"}));
+  EXPECT_EQ(j["conflicts"][1]["reasons"],
+            json({"different machines: EM_DPU (245) vs EM_AMDGPU (224)"}));
+  r = run({"link-check", "--json", a, b});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "{\"schema\":\"abikit/1\",\"compatible\":true,\"files\":[\"" + a + "\",\"" + b +
+                       "\"],\"conflicts\":[]}\n");
+}
+
+// One line per conflicting pair, with the root cause only: objects of different ELF classes are
+// not also compared by their float-ABI bits.
+TEST_F(ElfCli, LinkCheckRootCause) {
+  auto riscv = [](uint8_t cls, uint32_t flags) {
+    ElfWriter w(cls, 1, abikit::kEmRiscv, flags);
+    w.addSection(".text", 1, 6, {0, 0, 0, 0});
+    return w.build();
+  };
+  std::string rv32d = write("rv32d.o", riscv(1, 0x4)); // ilp32d
+  std::string rv64s = write("rv64s.o", riscv(2, 0x0)); // lp64
+  std::string rv32e = write("rv32e.o", riscv(1, 0x8)); // ilp32e, soft-float
+  CliResult r = run({"link-check", rv32d, rv64s, rv32e});
+  EXPECT_EQ(r.exit_code, 1);
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = r.out.find('\n', at)) != std::string::npos; at = nl + 1)
+    lines.push_back(r.out.substr(at, nl - at));
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  EXPECT_EQ(lines[0], rv32d + " vs " + rv64s + ": different ELF classes: ELFCLASS32 vs ELFCLASS64");
+  EXPECT_NE(lines[1].find(rv32d + " vs " + rv32e + ": "), std::string::npos);
+  EXPECT_NE(lines[1].find("; "), std::string::npos) << lines[1]; // float ABI and RVE, one line
 }
 
 } // namespace

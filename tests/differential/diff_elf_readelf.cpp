@@ -1022,10 +1022,11 @@ TEST(ElfReadelf, LinkCheckAgreesWithLld) {
     if (!build(ax, what) || !build(ay, what)) continue;
     ElfFile fx = ElfFile::open(ox), fy = ElfFile::open(oy);
     std::vector<const ElfFile*> files = {&fx, &fy};
-    std::vector<std::string> conflicts = linkConflicts(files);
+    std::vector<LinkConflict> conflicts = linkConflicts(files);
     oracle::RunResult lld = oracle::run({"ld.lld-14", "-r", ox, oy, "-o", dir.file("out.o")});
     EXPECT_EQ(conflicts.empty(), lld.exit_code == 0)
-        << "lld: " << lld.err << "\nabikit: " << (conflicts.empty() ? "compatible" : conflicts[0]);
+        << "lld: " << lld.err
+        << "\nabikit: " << (conflicts.empty() ? "compatible" : conflicts[0].line());
   }
 }
 

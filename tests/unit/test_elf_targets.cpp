@@ -328,7 +328,9 @@ std::vector<std::string> conflicts(const std::vector<std::vector<uint8_t>>& objs
     files.push_back(ElfFile::fromMemory("o" + std::to_string(i) + ".o", objs[i]));
   std::vector<const ElfFile*> ptrs;
   for (const ElfFile& f : files) ptrs.push_back(&f);
-  return abikit::linkConflicts(ptrs);
+  std::vector<std::string> lines;
+  for (const abikit::LinkConflict& c : abikit::linkConflicts(ptrs)) lines.push_back(c.line());
+  return lines;
 }
 
 bool mentions(const std::vector<std::string>& lines, const std::string& text) {
@@ -362,6 +364,10 @@ TEST(ElfLinkCheck, Conflicts) {
   EXPECT_TRUE(mentions(c, "o0.o vs o1.o"));
   c = conflicts({headerOnly(1, abikit::kEmRiscv, 0x4), headerOnly(2, abikit::kEmRiscv, 0x4)});
   EXPECT_TRUE(mentions(c, "different ELF classes"));
+  // The root cause alone: across classes the float-ABI bits are not compared.
+  c = conflicts({headerOnly(1, abikit::kEmRiscv, 0x4), headerOnly(2, abikit::kEmRiscv, 0x0)});
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0], "o0.o vs o1.o: different ELF classes: ELFCLASS32 vs ELFCLASS64");
   // DPU: ABI version 2 against an object without the version flag.
   c = conflicts({headerOnly(1, abikit::kEmDpu, 0x02800000), headerOnly(1, abikit::kEmDpu, 0)});
   EXPECT_TRUE(mentions(c, "DPU ABI version")) << (c.empty() ? "" : c[0]);

@@ -75,12 +75,14 @@ void addElfCommand(CLI::App& app, Action& action) {
 
 void addLinkCheckCommand(CLI::App& app, Action& action) {
   static std::vector<std::string> files;
-  files.clear(); // fresh for each registration, as above
+  static bool json = false;
+  files.clear(), json = false; // fresh for each registration, as above
   auto* sub = app.add_subcommand(
       "link-check", "Can these objects be linked together? Exit 0 'compatible', or 1 with one "
                     "line per conflict");
   sub->add_option("file", files, "ELF object files, or archives of them (.a: each member)")
       ->required();
+  sub->add_flag("--json", json, "JSON output");
   sub->callback([&action] {
     action = [] {
       std::vector<ElfFile> opened;
@@ -89,8 +91,9 @@ void addLinkCheckCommand(CLI::App& app, Action& action) {
         for (ElfFile& f : ElfFile::openAll(path)) opened.push_back(std::move(f));
       std::vector<const ElfFile*> ptrs;
       for (const ElfFile& f : opened) ptrs.push_back(&f);
-      std::vector<std::string> conflicts = linkConflicts(ptrs);
-      return Output{linkCheckText(conflicts), conflicts.empty() ? 0 : 1};
+      std::vector<LinkConflict> conflicts = linkConflicts(ptrs);
+      return Output{json ? linkCheckJson(ptrs, conflicts) : linkCheckText(conflicts),
+                    conflicts.empty() ? 0 : 1};
     };
   });
 }
