@@ -385,7 +385,7 @@ void Parser::finishExternalDeclaration(DeclSpec& ds) {
   if (!ds.any) {
     if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) {
       Symbol* s = lookup(tok_.ident);
-      if (!s) fail(tok_.loc, "unknown type name '" + std::string(tok_.ident->name) + "'");
+      if (!s) failUnknownTypeName();
       fail(tok_.loc, "expected a declaration (found '" + std::string(tok_.ident->name) + "')");
     }
     if (tok_.kind == Tok::RBrace) fail(tok_.loc, "extraneous closing brace ('}')");

@@ -238,8 +238,7 @@ FunctionType* Parser::parseParams(Declarator& d, const Loc& at, unsigned level) 
     DeclSpec ps;
     parseDeclSpec(ps, DeclContext::Param);
     if (!ps.any) {
-      if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone)
-        fail(tok_.loc, "unknown type name '" + std::string(tok_.ident->name) + "'");
+      if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) failUnknownTypeName();
       if (tok_.kind == Tok::Eof) fail(at, "expected ')' to match this '('");
       failUnexpected("a parameter declaration");
     }

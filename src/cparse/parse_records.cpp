@@ -275,8 +275,7 @@ void Parser::parseMember(RecordDecl* rd) {
     parseDeclSpec(ds, DeclContext::Member);
   }
   if (!ds.any) {
-    if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone)
-      fail(tok_.loc, "unknown type name '" + std::string(tok_.ident->name) + "'");
+    if (tok_.kind == Tok::Ident && tok_.ident->keyword == kKwNone) failUnknownTypeName();
     if (tok_.kind == Tok::Eof) fail(start, unterminatedRecord(rd));
     failUnexpected("a member declaration");
   }

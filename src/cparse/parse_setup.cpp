@@ -284,6 +284,19 @@ std::string Parser::tokenText(const Token& t) const {
   }
 }
 
+void Parser::failUnknownTypeName() {
+  std::string message = "unknown type name '" + std::string(tok_.ident->name) + "'";
+  // A C++ keyword where C has none: say so rather than leave the user guessing.
+  for (const KwEntry& k : kKeywords)
+    if (k.kw == kKwCxxOnly && k.spelling == tok_.ident->name && !isCxx(lang_)) {
+      message += " ('" + std::string(k.spelling) +
+                 "' is C++, which abikit does not read: it reads C, OpenCL C, and the C "
+                 "declarations of CUDA and HIP sources)";
+      break;
+    }
+  fail(tok_.loc, message);
+}
+
 void Parser::failUnexpected(const char* expected) {
   fail(tok_.loc, std::string("expected ") + expected + ", found " + tokenText(tok_));
 }

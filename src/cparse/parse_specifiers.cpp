@@ -221,7 +221,7 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
           !(n.kind == Tok::Ident && n.ident->keyword != kKwNone &&
             n.ident->keyword != kKwAttribute && n.ident->keyword != kKwCallConv &&
             n.ident->keyword != kKwAsm && !startsTypeName(n)))
-        fail(t.loc, "unknown type name '" + std::string(id->name) + "'");
+        failUnknownTypeName(); // at t, which is tok_
       break;
     }
     default:

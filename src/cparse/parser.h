@@ -377,6 +377,8 @@ private:
     throw SourceError{loc, std::move(msg), unsupported};
   }
   [[noreturn]] void failUnexpected(const char* expected);
+  // "unknown type name" for the identifier at tok_ (with a word on C++ keywords).
+  [[noreturn]] void failUnknownTypeName();
   std::string tokenText(const Token& t) const;
   SourceLoc srcLoc(const Loc& l) const { return SourceLoc{l.file, l.line, l.col}; }
   std::string_view intern(Ident* id) {

@@ -288,6 +288,8 @@ int Preprocessor::loadFileUncached(const std::string& path, int search_index, co
                     " bytes (--max-input-size) with '" + path + "'");
     return -1; // unreadable: as if not there
   }
+  if (const char* kind = binaryKind(text))
+    error(at, "'" + path + "' is " + kind + ", not C source");
   text_bytes_ += text.size();
   int buf = addBuffer(path, std::move(text), false);
   buffers_[size_t(buf)]->search_index = search_index;

@@ -178,6 +178,15 @@ void Preprocessor::enterTextAfterEnd(std::string name, std::string text) {
   files_.back()->guard = FileState::kInvalid;
 }
 
+const char* binaryKind(std::string_view text) {
+  if (text.starts_with("\x7f"
+                       "ELF"))
+    return "an ELF file";
+  if (text.starts_with("!<arch>\n") || text.starts_with("!<thin>\n")) return "an ar archive";
+  if (text.substr(0, 4096).find('\0') != std::string_view::npos) return "a binary file";
+  return nullptr;
+}
+
 void Preprocessor::enterMain(int main_buf) {
   text_bytes_ = buffers_[size_t(main_buf)]->size;
   std::string pre;
@@ -187,6 +196,13 @@ void Preprocessor::enterMain(int main_buf) {
   buffers_[size_t(main_buf)]->entered = true;
   files_.push_back(
       std::make_unique<FileState>(*buffers_[size_t(main_buf)], main_buf, idents_, arena_, 0));
+  const SourceBuffer& main = *buffers_[size_t(main_buf)];
+  if (const char* kind = binaryKind(std::string_view(main.data, main.size)))
+    error(files_.back()->lexer.locAt(main.data),
+          "this is " + std::string(kind) + ", not C source" +
+              (std::string_view(kind) != "a binary file"
+                   ? " (abikit elf reads objects and archives)"
+                   : ""));
   enterBuffer(pre_buf);
 }
 

@@ -315,6 +315,10 @@ inline void Preprocessor::next(Token& t) {
 /// <uchar.h>, <assert.h>, and the target's own headers. `out` receives the text.
 bool builtinHeaderText(const TypeContext& ctx, std::string_view name, std::string& out);
 
+/// What a file that is not C source is ("an ELF file", "an ar archive", "a binary file": a NUL
+/// byte among its first 4 KiB), from its text; nullptr for text.
+const char* binaryKind(std::string_view text);
+
 /// Declarations every translation unit starts with (the per-language built-in typedefs:
 /// __builtin_va_list, __int128_t, OpenCL's uchar/float4/size_t/..., CUDA's attribute macros).
 std::string languagePrelude(const TypeContext& ctx);

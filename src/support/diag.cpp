@@ -13,6 +13,44 @@ bool isContinuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }
 
+// `s` with every byte a terminal should not receive written as \xNN: control characters other
+// than newline and tab, DEL, and bytes that are not part of well-formed UTF-8 (a name read from
+// a binary file, say).
+std::string printable(const std::string& s) {
+  auto isCont = [&](size_t i) { return i < s.size() && isContinuation(s[i]); };
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = 0; // length of a well-formed UTF-8 sequence starting here
+    if (c >= 0x20 && c < 0x7f)
+      n = 1;
+    else if (c == '\n' || c == '\t')
+      n = 1;
+    else if (c >= 0xC2 && c <= 0xDF && isCont(i + 1))
+      n = 2;
+    else if (c >= 0xE0 && c <= 0xEF && isCont(i + 1) && isCont(i + 2) &&
+             !(c == 0xE0 && static_cast<unsigned char>(s[i + 1]) < 0xA0) &&
+             !(c == 0xED && static_cast<unsigned char>(s[i + 1]) >= 0xA0))
+      n = 3;
+    else if (c >= 0xF0 && c <= 0xF4 && isCont(i + 1) && isCont(i + 2) && isCont(i + 3) &&
+             !(c == 0xF0 && static_cast<unsigned char>(s[i + 1]) < 0x90) &&
+             !(c == 0xF4 && static_cast<unsigned char>(s[i + 1]) >= 0x90))
+      n = 4;
+    if (n) {
+      out.append(s, i, n);
+      i += n;
+      continue;
+    }
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+    ++i;
+  }
+  return out;
+}
+
 // `s` cut to at most `max` bytes at a UTF-8 character boundary, "..." appended when cut.
 std::string bounded(std::string s, size_t max) {
   if (s.size() <= max) return s;
@@ -141,9 +179,11 @@ Error Error::atOption(std::string message, std::string option, std::string value
 
 std::string Error::format() const {
   std::string out;
+  const std::string message = printable(message_);
+  const std::string file = printable(file_);
   if (hasSourcePosition()) {
-    out = file_ + ":" + std::to_string(line_) + ":" + std::to_string(column_) +
-          ": error: " + message_;
+    out =
+        file + ":" + std::to_string(line_) + ":" + std::to_string(column_) + ": error: " + message;
     out += '\n';
     out += source_line_;
     out += '\n';
@@ -153,13 +193,13 @@ std::string Error::format() const {
     out += '^';
     return out;
   }
-  if (offset_in_message_) return "abikit: error: " + message_;
+  if (offset_in_message_) return "abikit: error: " + message;
   if (has_offset_)
-    return file_ + ": error: " + message_ + " (at byte offset " + std::to_string(offset_) + ")";
+    return file + ": error: " + message + " (at byte offset " + std::to_string(offset_) + ")";
   if (!option_.empty())
-    return "abikit: error: " + message_ + " (in '" + option_ + "=" + option_value_ +
-           "' at character " + std::to_string(option_index_ + 1) + ")";
-  return "abikit: error: " + message_;
+    return "abikit: error: " + message + " (in '" + printable(option_) + "=" +
+           printable(option_value_) + "' at character " + std::to_string(option_index_ + 1) + ")";
+  return "abikit: error: " + message;
 }
 
 } // namespace abikit
