@@ -77,6 +77,13 @@ struct LowerOptions {
 FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, const FunctionDecl& fn,
                                const LowerOptions& options = {});
 
+/// Throws abikit::Error (Unsupported), at the function's declaration, when its result, a
+/// parameter or one of `extra` (variadic arguments) holds an _Atomic value: abikit lowers none
+/// (clang passes them by rules of their own per target, not measured). Pointers to atomics are
+/// fine.
+void rejectAtomicValues(const TypeContext& ctx, const FunctionDecl& fn,
+                        std::span<const Type* const> extra = {});
+
 /// NVPTX: the `.ptr .align N` of a kernel's pointer parameter to `pointee`, as LLVM gives it
 /// (getOpenCLAlignment of the pointee's IR type under NVPTX's data layout; 1 for void, the
 /// pointer alignment for a function).

@@ -75,6 +75,10 @@ struct CompilerInfo {
   /// CUDA and HIP are strict ISO C++ by default (clang 14: -std=c++14, HIP c++11): the device
   /// compilation defines __STRICT_ANSI__ and not the host's GNU-mode names (`linux`, `unix`).
   bool offload_strict_ansi = false;
+  /// C++ (CUDA, HIP): `packed` on a record does not pack a member whose class is not POD (here:
+  /// a record holding an _Atomic value) unless that class is packed itself (clang 16 and later,
+  /// -fclang-abi-compat=15 and earlier pack it).
+  bool non_pod_members_unpacked = false;
 };
 
 const CompilerInfo& compilerInfo(Compiler c);
@@ -187,6 +191,9 @@ enum class VaListKind : uint8_t { VoidPtr, CharPtr, X86_64Tag, Aapcs64 };
 /// The C spelling `describe` shows for a va_list kind ("void *", "struct __va_list_tag[1]").
 std::string_view vaListKindName(VaListKind k);
 
+/// DataModel::max_atomic_promote_bits of a target whose _Atomic layout is not known.
+inline constexpr uint16_t kAtomicLayoutUnknown = UINT16_MAX;
+
 struct DataModel {
   Endian endian = Endian::Little;
   bool char_signed = true;
@@ -218,9 +225,13 @@ struct DataModel {
   uint32_t bitint_max_width = 128;     // largest N accepted in _BitInt(N)
   uint16_t bitint_max_align = 8;       // alignment cap for _BitInt(N) (clang-14: 8 everywhere)
   uint16_t max_atomic_inline_bits = 0; // widest lock-free atomic (MaxAtomicInlineWidth)
-  bool has_sync_cas = false;           // defines __GCC_HAVE_SYNC_COMPARE_AND_SWAP_N
-  uint8_t sync_cas_max_bytes = 16;     // ... for N up to this (and max_atomic_inline_bits)
-  uint8_t flt_eval_method = 0;         // FLT_EVAL_METHOD: 2 where float math is x87 (i386)
+  /// _Atomic(T): a T of at most this many bits is rounded up to a power-of-two size and aligned
+  /// to it (clang's MaxAtomicPromoteWidth; 0: never); kAtomicLayoutUnknown where no compiler of
+  /// the target was measured, and _Atomic is refused.
+  uint16_t max_atomic_promote_bits = kAtomicLayoutUnknown;
+  bool has_sync_cas = false;       // defines __GCC_HAVE_SYNC_COMPARE_AND_SWAP_N
+  uint8_t sync_cas_max_bytes = 16; // ... for N up to this (and max_atomic_inline_bits)
+  uint8_t flt_eval_method = 0;     // FLT_EVAL_METHOD: 2 where float math is x87 (i386)
 
   // Record layout rules (clang TargetInfo knobs).
   bool bitfield_type_alignment = true;         // UseBitFieldTypeAlignment
@@ -568,6 +579,9 @@ uint8_t openclFeatures(const Target& target, LanguageMode mode);
 inline bool openclGenericAddressSpace(const Target& target, LanguageMode mode) {
   return openclFeatures(target, mode) & kClGenericAddressSpace;
 }
+/// The number of an OpenCL C address space spelled "__global", "__private", ... on this target:
+/// the target's own, else 0 (clang's default address-space map for a space it does not name).
+uint32_t openclAddressSpace(const Target& target, std::string_view spelling);
 
 /// All macros clang predefines for this target and language: the family's own macros plus the
 /// ones derived from the data model (__SIZEOF_INT__, __CHAR_UNSIGNED__, __INT_MAX__,
@@ -575,9 +589,6 @@ inline bool openclGenericAddressSpace(const Target& target, LanguageMode mode) {
 std::vector<std::pair<std::string, std::string>> predefinedMacros(const Target& target,
                                                                   LanguageMode lang);
 
-/// The number of an OpenCL C address space spelled "__global", "__private", ... on this target:
-/// the target's own, else 0 (clang's default address-space map for a space it does not name).
-uint32_t openclAddressSpace(const Target& target, std::string_view spelling);
 /// One line of `abikit targets`.
 struct TargetSummary {
   Family family;

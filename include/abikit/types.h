@@ -39,6 +39,7 @@ enum class TypeKind : uint8_t {
   Function,
   Typedef, // a typedef name: sugar that may carry an alignment override
   OpenCL,  // OpenCL built-in opaque types: image*_t, sampler_t, event_t, queue_t, pipe, ...
+  Atomic,  // _Atomic(T): T's value, laid out as the target's atomics want it (layout.md)
 };
 
 enum Qualifier : uint8_t {
@@ -123,6 +124,13 @@ struct VectorType : Type {
 struct ComplexType : Type {
   const Type* element = nullptr; // a FloatType (or IntType for the GNU _Complex int)
   ComplexType() : Type(TypeKind::Complex) {}
+};
+
+/// `_Atomic(T)` and `_Atomic T`: the value type is complete and neither an array, a function,
+/// qualified nor atomic (the C front-end checks it).
+struct AtomicType : Type {
+  const Type* value = nullptr;
+  AtomicType() : Type(TypeKind::Atomic) {}
 };
 
 // ----- declarations
@@ -325,6 +333,8 @@ public:
   /// The address space of a parameter declared as an array once it is adjusted to a pointer:
   /// OpenCL C's private (the parameter's own), 0 in other languages.
   uint32_t arrayParameterAddressSpace() const { return array_param_as_; }
+  /// The address space of a string literal: OpenCL C's __constant, 0 in other languages.
+  uint32_t stringLiteralAddressSpace() const { return string_literal_as_; }
   const DataModel& data() const { return data_; }
 
   // Interned types.
@@ -333,12 +343,11 @@ public:
   const IntType* bitIntType(unsigned bits, bool is_signed);
   const FloatType* floatType(FloatKind k);
   const PointerType* pointerTo(const Type* pointee, uint32_t address_space = 0);
-  /// The address space of a string literal: OpenCL C's __constant, 0 in other languages.
-  uint32_t stringLiteralAddressSpace() const { return string_literal_as_; }
   const ArrayType* arrayOf(const Type* element, uint64_t count);
   const ArrayType* incompleteArrayOf(const Type* element);
   const VectorType* vectorOf(const Type* element, uint32_t count, VectorKind vk);
   const ComplexType* complexOf(const Type* element);
+  const AtomicType* atomicOf(const Type* value);
   /// The same type with `quals` added (ORed to the existing qualifiers).
   const Type* qualified(const Type* t, uint8_t quals);
   const OpenCLType* openclType(OpenCLKind k, AccessQual access = AccessQual::None,
@@ -371,6 +380,7 @@ private:
   DataModel data_;
   uint32_t default_pointee_as_ = 0;
   uint32_t array_param_as_ = 0;
+  uint32_t string_literal_as_ = 0;
 
   struct Arena;
   std::unique_ptr<Arena> arena_;
@@ -380,7 +390,6 @@ private:
   std::unordered_map<std::string_view, uint32_t> file_index_;
 
   // The interning table, keyed by a packed description of the type (two words): open
-  uint32_t string_literal_as_ = 0;
   // addressing with linear probing, no allocation per entry.
   class InternTable {
   public:
@@ -435,6 +444,9 @@ inline bool isRecord(const Type* t) {
 }
 /// Aggregates for calling-convention purposes: struct, union, array, and _Complex.
 bool isAggregate(const Type* t);
+/// Whether an object of type `t` holds an _Atomic value: `t` is atomic, or a record (through
+/// its fields) or an array of one that does; not through pointers.
+bool containsAtomic(const Type* t);
 
 template <class T> const T* dyn(const Type* t);
 template <> inline const IntType* dyn<IntType>(const Type* t) {
@@ -454,6 +466,9 @@ template <> inline const VectorType* dyn<VectorType>(const Type* t) {
 }
 template <> inline const ComplexType* dyn<ComplexType>(const Type* t) {
   return t && t->kind == TypeKind::Complex ? static_cast<const ComplexType*>(t) : nullptr;
+}
+template <> inline const AtomicType* dyn<AtomicType>(const Type* t) {
+  return t && t->kind == TypeKind::Atomic ? static_cast<const AtomicType*>(t) : nullptr;
 }
 template <> inline const RecordType* dyn<RecordType>(const Type* t) {
   return t && t->kind == TypeKind::Record ? static_cast<const RecordType*>(t) : nullptr;

@@ -400,6 +400,8 @@ bool isCanonical(const Type* t) {
     return isCanonical(static_cast<const VectorType*>(u)->element);
   case TypeKind::Complex:
     return isCanonical(static_cast<const ComplexType*>(u)->element);
+  case TypeKind::Atomic:
+    return isCanonical(static_cast<const AtomicType*>(u)->value);
   default:
     return true;
   }
@@ -591,6 +593,7 @@ KernelArguments computeKernelArguments(const LayoutEngine& layout, const Functio
     unsupportedAt(ctx, kernel.loc,
                   kname + " must return void (clang-14 rejects other return types)");
   if (ft->variadic) unsupportedAt(ctx, kernel.loc, kname + " cannot be variadic");
+  rejectAtomicValues(ctx, kernel);
   const Language lang = ctx.language();
   if (lang == Language::CUDA)
     unsupportedAt(ctx, kernel.loc,

@@ -119,9 +119,27 @@ const CallconvInfo* const kCallconvs[] = {
 
 } // namespace detail
 
+void rejectAtomicValues(const TypeContext& ctx, const FunctionDecl& fn,
+                        std::span<const Type* const> extra) {
+  auto check = [&](const Type* t, const std::string& what) {
+    if (!containsAtomic(t)) return;
+    const std::string message = "function '" + std::string(fn.name) + "': " + what + " of type '" +
+                                typeName(t, ctx) +
+                                "' holds an _Atomic value, which abikit does not lower";
+    if (fn.loc.line == 0) throw Error(ErrorKind::Unsupported, message);
+    unsupportedAt(ctx, fn.loc, message);
+  };
+  check(fn.type->result, "the result");
+  for (size_t i = 0; i < fn.type->params.size(); ++i)
+    check(fn.type->params[i].type, "parameter " + std::to_string(i + 1));
+  for (size_t i = 0; i < extra.size(); ++i)
+    check(extra[i], "variadic argument " + std::to_string(i + 1));
+}
+
 FunctionLowering lowerFunction(TypeContext& ctx, const LayoutEngine& layout, const FunctionDecl& fn,
                                const LowerOptions& options) {
   const FunctionType* ft = fn.type;
+  rejectAtomicValues(ctx, fn, options.variadic_args);
   FunctionLowering out;
   out.name = fn.name;
   out.variadic = ft->variadic;

@@ -205,6 +205,7 @@ IrType IrTypes::of(const Type* t) const {
   case TypeKind::Void:
   case TypeKind::Function:
   case TypeKind::OpenCL:
+  case TypeKind::Atomic: // refused before lowering (rejectAtomicValues)
     break;
   }
   if (dl_.no_ir_type) dl_.no_ir_type(t, layout_);

@@ -318,6 +318,7 @@ void lowerValue(State& s, ArgLowering& a, const ArgLowering* named, size_t index
   case TypeKind::Array:
   case TypeKind::Function:
   case TypeKind::Typedef:
+  case TypeKind::Atomic: // refused before lowering (rejectAtomicValues)
     break;
   }
   unsupported(s.fn, what + " has type '" + typeName(a.type, ctx) + "', which cannot be passed");

@@ -143,6 +143,9 @@ bool Parser::sameType(const Type* a, const Type* b) const {
   case TypeKind::Complex:
     return sameType(static_cast<const ComplexType*>(ca)->element,
                     static_cast<const ComplexType*>(cb)->element);
+  case TypeKind::Atomic:
+    return sameType(static_cast<const AtomicType*>(ca)->value,
+                    static_cast<const AtomicType*>(cb)->value);
   case TypeKind::Function:
     return compatibleFunction(static_cast<const FunctionType*>(ca),
                               static_cast<const FunctionType*>(cb));

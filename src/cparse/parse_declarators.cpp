@@ -71,7 +71,8 @@ void Parser::parsePointers(Declarator& d, SmallVec<Chunk, 4>& out) {
         c.quals |= kTypeSpecs[kw].qual;
       else if (kw == kKwNullability || kw == kKwExtension) {
       } else if (kw == kKwAtomic) {
-        fail(tok_.loc, "_Atomic is not supported", true);
+        c.atomic = true;
+        c.atomic_loc = tok_.loc;
       } else if (kw == kKwAddrSpace) {
         c.has_as = true;
         c.as = addressSpaceKeyword(tok_.ident, tok_.loc, false);
@@ -294,6 +295,7 @@ void Parser::applyPointer(QType& t, const Chunk& c) {
   applyPointer(t, c.loc);
   t.has_as = c.has_as;
   t.as = c.as;
+  if (c.atomic) t.t = atomicOf(t.t, c.atomic_loc);
   if (c.quals) t.t = ctx_.qualified(t.t, c.quals);
 }
 

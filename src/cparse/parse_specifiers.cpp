@@ -93,7 +93,16 @@ void Parser::parseDeclSpecRest(DeclSpec& ds, DeclContext dc) {
       consume();
       continue;
     case kKwAtomic:
-      fail(t.loc, "_Atomic is not supported", true);
+      if (peekTok(0).kind == Tok::LParen) { // C11 6.7.2.4: then a type specifier
+        if (ds.anyType()) failSpecConflict(ds, t);
+        parseAtomicSpecifier(ds);
+        continue;
+      }
+      if (!ds.atomic) ds.atomic_loc = t.loc;
+      ds.atomic = true;
+      ds.any = true;
+      consume();
+      continue;
     case kKwAddrSpace: {
       uint32_t as = addressSpaceKeyword(id, t.loc, true);
       if (ds.has_as && ds.as != as) fail(t.loc, "multiple address spaces specified for type");
@@ -368,6 +377,7 @@ QType Parser::finishDeclSpec(DeclSpec& ds, DeclContext dc) {
     if (ot->okind <= OpenCLKind::Image3d && ot->access == AccessQual::None)
       r.t = ctx_.openclType(ot->okind, AccessQual::ReadOnly); // images default to read_only
   }
+  if (ds.atomic) r.t = atomicOf(r.t, ds.atomic_loc);
   if (ds.spec.quals) r.t = ctx_.qualified(r.t, ds.spec.quals);
   if (ds.has_as) {
     if (r.has_as && r.as != ds.as) fail(ds.loc, "multiple address spaces specified for type");
@@ -399,6 +409,43 @@ void Parser::parseTypeof(DeclSpec& ds, bool unqual) {
   expect(Tok::RParen, "after the typeof operand");
   if (unqual) r.t = r.t->unqualified;
   ds.setNamed(r, at);
+}
+
+void Parser::parseAtomicSpecifier(DeclSpec& ds) {
+  Loc at = tok_.loc;
+  consume();
+  expect(Tok::LParen, "after '_Atomic'");
+  QType r = parseTypeName(at);
+  expect(Tok::RParen, "after the _Atomic type name");
+  r.t = atomicOf(r.t, at, true);
+  ds.setNamed(r, at);
+}
+
+const Type* Parser::atomicOf(const Type* t, const Loc& at, bool specifier) {
+  const Type* c = stripTypedefs(t);
+  auto refuse = [&](const char* what) {
+    fail(at, std::string("_Atomic cannot be applied to ") + what + " type '" + typeStr(t) + "'");
+  };
+  if (c->kind == TypeKind::Array) refuse("array");
+  if (c->kind == TypeKind::Function) refuse("function");
+  if (c->kind == TypeKind::Atomic) refuse("atomic");
+  // The specifier refuses qualifiers a typedef carries too; the qualifier takes such a typedef
+  // (clang-14/19/22 alike).
+  for (const Type* q = t;; q = static_cast<const TypedefType*>(q->unqualified)->decl->underlying) {
+    if (q->quals) refuse("qualified");
+    if (!specifier || q->unqualified->kind != TypeKind::Typedef) break;
+  }
+  if (auto* it = dyn<IntType>(c); it && it->is_bitint) refuse("integer"); // any width
+  if (c->kind == TypeKind::Void) refuse("incomplete");
+  if (auto* r = dyn<RecordType>(c); r && !r->decl->complete) refuse("incomplete");
+  if (auto* e = dyn<EnumType>(c); e && !e->decl->complete) refuse("incomplete");
+  if (c->kind == TypeKind::OpenCL) refuse("the OpenCL");
+  if (ctx_.data().max_atomic_promote_bits == kAtomicLayoutUnknown)
+    fail(at,
+         "_Atomic types are not supported on " + ctx_.target().spelling +
+             " (the layout its compiler gives them is not documented)",
+         true);
+  return ctx_.atomicOf(t);
 }
 
 void Parser::parseAlignas(DeclSpec& ds) {

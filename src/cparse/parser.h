@@ -138,6 +138,8 @@ struct TagSym {
 struct Chunk {
   enum Kind : uint8_t { Pointer, Array, Function } kind = Pointer;
   uint8_t quals = 0;
+  bool atomic = false; // `* _Atomic`
+  Loc atomic_loc;
   bool has_as = false;
   uint32_t as = 0;
   bool incomplete = false; // []
@@ -281,7 +283,9 @@ struct DeclSpec {
   bool noreturn = false;
   bool has_as = false;
   uint32_t as = 0;
-  SpecSet spec; // type specifiers and qualifiers
+  SpecSet spec;        // type specifiers and qualifiers
+  bool atomic = false; // the _Atomic qualifier (not _Atomic(T), a named type)
+  Loc atomic_loc;
   unsigned bitint_bits = 0;
   QType named;      // kSpecNamed
   bool any = false; // any specifier or qualifier seen
@@ -434,9 +438,13 @@ private:
   // A typedef or tag name with no other specifier: finishDeclSpec() returns ds.named.
   static bool namedAlone(const DeclSpec& ds) {
     return ds.spec.bits == kSpecNamed && !ds.pipe && ds.access == AccessQual::None &&
-           !ds.spec.quals && !ds.has_as && ds.attrs.empty() && !dyn<OpenCLType>(ds.named.t);
+           !ds.spec.quals && !ds.atomic && !ds.has_as && ds.attrs.empty() &&
+           !dyn<OpenCLType>(ds.named.t);
   }
   void parseTagSpecifier(DeclSpec& ds, DeclContext dc);
+  void parseAtomicSpecifier(DeclSpec& ds); // _Atomic(type-name)
+  // _Atomic applied to `t` (the specifier or the qualifier at `at`), as C11 6.7.2.4 allows it.
+  const Type* atomicOf(const Type* t, const Loc& at, bool specifier = false);
   // A new tag of kind `want` named `name` (null: anonymous), declared at `name_loc` in the
   // current scope.
   TagSym* newTag(TagSym::Kind want, Ident* name, const Loc& name_loc);
@@ -737,6 +745,7 @@ private:
     case TypeKind::Pointer:
     case TypeKind::Vector:
     case TypeKind::Complex:
+    case TypeKind::Atomic:
       return true;
     case TypeKind::Array:
       incomplete_array = static_cast<const ArrayType*>(c)->incomplete;

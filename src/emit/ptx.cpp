@@ -84,6 +84,7 @@ public:
     if (p.kernel && fn.is_static)
       reject(fn, "a static kernel: clang-14 (CUDA) externalises it under a C++ internal-linkage "
                  "name (_ZL...), which abikit does not produce");
+    rejectAtomicValues(ctx_, fn);
     if (options_.style == PtxStyle::Nvcc)
       nvccPrototype(fn, p);
     else

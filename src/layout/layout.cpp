@@ -123,8 +123,14 @@ bool storeBits(const Type* t, TypeLayout l) {
 // the engine, which lays out each record itself.
 bool dependsOnRecord(const Type* t) {
   const Type* u = stripTypedefs(t);
-  while (u->kind == TypeKind::Array) u = stripTypedefs(static_cast<const ArrayType*>(u)->element);
-  return u->kind == TypeKind::Record;
+  for (;;) {
+    if (u->kind == TypeKind::Array)
+      u = stripTypedefs(static_cast<const ArrayType*>(u)->element);
+    else if (u->kind == TypeKind::Atomic)
+      u = stripTypedefs(static_cast<const AtomicType*>(u)->value);
+    else
+      return u->kind == TypeKind::Record;
+  }
 }
 
 } // namespace
@@ -172,6 +178,7 @@ inline bool LayoutEngine::quick(const Type* t, TypeLayout& out) const {
   case TypeKind::Array:
   case TypeKind::Vector:
   case TypeKind::Complex:
+  case TypeKind::Atomic:
   case TypeKind::Enum: {
     if (type_cache_.empty()) return false;
     size_t mask = type_cache_.size() - 1;
@@ -331,6 +338,22 @@ TypeLayout LayoutEngine::compute(const Type* t) const {
     TypeLayout e = of(ct->element);
     remember(t, {e.size * 2, e.align});
     return {e.size * 2, e.align};
+  }
+  case TypeKind::Atomic: {
+    // clang's rule (ASTContext::getTypeInfo): a value of at most MaxAtomicPromoteWidth bits is
+    // rounded up to a power-of-two size and aligned to it; an empty one takes a byte.
+    if (d.max_atomic_promote_bits == kAtomicLayoutUnknown)
+      fail("_Atomic types are not supported on " + ctx_.target().spelling +
+           " (the layout its compiler gives them is not documented)");
+    TypeLayout l = of(static_cast<const AtomicType*>(u)->value);
+    if (l.size == 0) {
+      l.size = 1;
+    } else if (l.size <= uint64_t(d.max_atomic_promote_bits) / 8) {
+      l.size = pow2Ceil(l.size);
+      l.align = uint32_t(l.size);
+    }
+    remember(t, l);
+    return l;
   }
   case TypeKind::Enum: {
     const EnumDecl* ed = static_cast<const EnumType*>(u)->decl;
@@ -566,7 +589,7 @@ private:
       // array) to its size when that is a power of two above its alignment (i386's double).
       if (!flexible) field_align = std::max(field_align, basicTypeSizeAlign(fd));
     }
-    bool field_packed = packed_ || fd.packed;
+    bool field_packed = fd.packed || (packed_ && !unpackedNonPod(fd.type));
     uint64_t explicit_align = uint64_t(fd.aligned) * 8;
     uint64_t packed_align = std::max<uint64_t>(kCharBits, explicit_align);
     uint64_t unpacked_align = std::max(field_align, explicit_align);
@@ -949,6 +972,18 @@ private:
 
   bool is_union_ = false;
   bool packed_ = false;
+  // C++ with clang 16 or later: `packed` does not reach a member of a non-POD class.
+  const bool cxx_non_pod_rule_ =
+      isCxx(ctx_.language()) && compilerInfo(ctx_.target().compiler).non_pod_members_unpacked;
+
+  // A member of this type keeps its alignment in a packed record (cxx_non_pod_rule_): a record
+  // (through typedefs, not arrays: clang's getAsCXXRecordDecl) that is not POD because it
+  // holds an _Atomic value, and is not packed itself.
+  bool unpackedNonPod(const Type* t) const {
+    if (!cxx_non_pod_rule_) return false;
+    auto* r = dyn<RecordType>(stripTypedefs(t));
+    return r && !r->decl->packed && containsAtomic(t);
+  }
   uint64_t max_field_align_ = 0; // bits; 0 = no #pragma pack
   uint64_t data_ = 0;            // bits, always a multiple of 8
   uint64_t size_ = 0;            // bits

@@ -256,6 +256,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   d.bitint_max_width = 128;
   d.bitint_max_align = cc.bitint_max_align;
   d.max_atomic_inline_bits = 128;
+  d.max_atomic_promote_bits = 128;
   d.has_sync_cas = true;
   d.sync_cas_max_bytes = cc.sync_cas_max_bytes;
   // AAPCS64 §10.1.5 (clang UseZeroLengthBitfieldAlignment): unnamed and zero-width bit-fields

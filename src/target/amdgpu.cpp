@@ -514,6 +514,7 @@ void setDataModel(DataModel& d) {
   d.bitint_max_width = 128;
   d.bitint_max_align = 8;
   d.max_atomic_inline_bits = 64;
+  d.max_atomic_promote_bits = 64;
   d.has_sync_cas = false;
   d.bitfield_type_alignment = true;
   d.zero_length_bitfield_alignment = false;

@@ -360,6 +360,7 @@ void setDataModel(DataModel& d, bool is64, const NvptxCompilerFacts& cc) {
   d.bitint_max_width = 128;
   d.bitint_max_align = 8;
   d.max_atomic_inline_bits = cc.lock_free_atomics ? (is64 ? 64 : 32) : 0;
+  d.max_atomic_promote_bits = 0; // _Atomic(T) is laid out as T (clang-14/19/22)
   d.has_sync_cas = false;
   d.bitfield_type_alignment = true;
   d.zero_length_bitfield_alignment = false;

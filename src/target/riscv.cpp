@@ -587,6 +587,7 @@ void fillDataModel(DataModel& d, unsigned xlen, bool atomics) {
   d.bitint_max_width = 128;
   d.bitint_max_align = 8;
   d.max_atomic_inline_bits = atomics ? uint16_t(xlen) : 0;
+  d.max_atomic_promote_bits = 128; // RV32 and RV64, with or without A
   d.has_sync_cas = atomics;
   d.bitfield_type_alignment = true;
   d.zero_length_bitfield_alignment = false;

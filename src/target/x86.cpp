@@ -349,6 +349,7 @@ void resolve(const TargetOptions& o, const Triple& t, Target& out) {
   d.default_aligned_attr = 16;
   d.bitint_max_width = cc.bitint_max;
   d.max_atomic_inline_bits = 64;
+  d.max_atomic_promote_bits = is64 ? 128 : 64;
   d.has_sync_cas = true;
   if (is64) {
     d.of(IntKind::Long) = d.of(IntKind::ULong) = {8, 8};

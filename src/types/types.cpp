@@ -3,6 +3,7 @@
 
 #include "abikit/diag.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -121,7 +122,8 @@ enum : uint64_t {
   kTagCplx,
   kTagQual,
   kTagBitInt,
-  kTagCL
+  kTagCL,
+  kTagAtomic
 };
 uint64_t tag(uint64_t t, uint64_t extra) {
   return (t << 56) | (extra & 0x00FFFFFFFFFFFFFFull);
@@ -268,6 +270,17 @@ const ComplexType* TypeContext::complexOf(const Type* element) {
   return t;
 }
 
+const AtomicType* TypeContext::atomicOf(const Type* value) {
+  auto key = std::make_pair(tag(kTagAtomic, 0), ptrKey(value));
+  const Type* it = interned_.find(key.first, key.second);
+  if (it) return static_cast<const AtomicType*>(it);
+  AtomicType* t = make<AtomicType>();
+  t->unqualified = t;
+  t->value = value;
+  interned_.insert(key.first, key.second, t);
+  return t;
+}
+
 const OpenCLType* TypeContext::openclType(OpenCLKind k, AccessQual access,
                                           const Type* pipe_element) {
   auto key =
@@ -342,6 +355,12 @@ const Type* TypeContext::qualified(const Type* t, uint8_t quals) {
   case TypeKind::Complex: {
     auto* c = make<ComplexType>();
     c->element = static_cast<const ComplexType*>(base)->element;
+    copy = c;
+    break;
+  }
+  case TypeKind::Atomic: {
+    auto* c = make<AtomicType>();
+    c->value = static_cast<const AtomicType*>(base)->value;
     copy = c;
     break;
   }
@@ -483,6 +502,25 @@ bool isAggregate(const Type* t) {
   }
 }
 
+bool containsAtomic(const Type* t) {
+  // Records nest only through complete fields, so the walk ends; a record met again is left
+  // alone (its first visit answers for it).
+  std::vector<const Type*> todo{t};
+  std::vector<const RecordDecl*> seen;
+  while (!todo.empty()) {
+    const Type* u = stripTypedefs(todo.back());
+    todo.pop_back();
+    while (u->kind == TypeKind::Array) u = stripTypedefs(static_cast<const ArrayType*>(u)->element);
+    if (u->kind == TypeKind::Atomic) return true;
+    if (auto* r = dyn<RecordType>(u)) {
+      if (std::find(seen.begin(), seen.end(), r->decl) != seen.end()) continue;
+      seen.push_back(r->decl);
+      for (const FieldDecl& f : r->decl->fields) todo.push_back(f.type);
+    }
+  }
+  return false;
+}
+
 std::string RecordDecl::displayName(const TypeContext& ctx) const {
   const char* kw = is_union ? "union" : "struct";
   if (!name.empty()) return std::string(kw) + " " + std::string(name);
@@ -597,6 +635,9 @@ std::string spell(const Type* t, const TypeContext& ctx, std::string decl) {
     return withDecl(q + floatName(static_cast<const FloatType*>(u)->fkind, ctx.language()));
   case TypeKind::Complex:
     return withDecl(q + "_Complex " + spell(static_cast<const ComplexType*>(u)->element, ctx, ""));
+  case TypeKind::Atomic:
+    return withDecl(q + "_Atomic(" + spell(static_cast<const AtomicType*>(u)->value, ctx, "") +
+                    ")");
   case TypeKind::Enum: {
     auto* ed = static_cast<const EnumType*>(u)->decl;
     std::string n = !ed->name.empty()           ? "enum " + std::string(ed->name)

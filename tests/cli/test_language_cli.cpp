@@ -132,4 +132,68 @@ TEST(LanguageCli, PtxAndKernargAnswerEachDeclaration) {
   EXPECT_EQ(r.out.find(".name:           bad"), std::string::npos) << r.out;
 }
 
+// Input that is not C: one line that says what it is, no raw control bytes on the terminal.
+TEST(LanguageCli, BinaryAndCxxInput) {
+  std::string elf = writeTempFile("obj.h", std::string("\x7f"
+                                                       "ELF\x02\x01\x01\0\0\0\0",
+                                                       12));
+  CliResult r = runCli("layout --target x86_64-linux-gnu " + elf);
+  EXPECT_EQ(r.exit_code, 1) << r.summary();
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("obj.h:1:1: error: this is an ELF file, not C source (abikit elf reads "
+                       "objects and archives)"),
+            std::string::npos)
+      << r.err;
+  for (char c : r.err) EXPECT_FALSE((c > 0 && c < 0x20 && c != '\n' && c != '\t') || c == 0x7f);
+  std::string bin = writeTempFile("data.h", std::string("int x;\0\1\2", 9));
+  r = runCli("layout --target x86_64-linux-gnu " + bin);
+  EXPECT_NE(r.err.find("data.h:1:1: error: this is a binary file, not C source"), std::string::npos)
+      << r.err;
+  std::string inc = writeTempFile("inc.h", "#include \"obj.h\"\n");
+  r = runCli("layout --target x86_64-linux-gnu " + inc);
+  EXPECT_NE(r.err.find("inc.h:1:10: error: '"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("obj.h' is an ELF file, not C source"), std::string::npos) << r.err;
+  // Bytes that are not UTF-8 in a name are shown as \xNN.
+  std::string odd = writeTempFile("odd.h", "\x80\x81 x;\n");
+  r = runCli("layout --target x86_64-linux-gnu " + odd);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("unknown type name '\\x80\\x81'"), std::string::npos) << r.err;
+  std::string cxx = writeTempFile("cls.h", "class A { int x; };\n");
+  r = runCli("layout --target x86_64-linux-gnu " + cxx);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cls.h:1:1: error: unknown type name 'class' ('class' is C++, which "
+                       "abikit does not read"),
+            std::string::npos)
+      << r.err;
+}
+
+// _Atomic: laid out as clang does; a function taking or returning one is not lowered, alone.
+TEST(LanguageCli, AtomicTypes) {
+  std::string f = writeTempFile(
+      "at.h", "#include <stdatomic.h>\nstruct S { char c; _Atomic(struct { char a[3]; }) x; "
+              "atomic_llong n; };\nint f(_Atomic int x);\nint g(atomic_int *p);\n");
+  CliResult r = runCli("layout --target i386-linux-gnu --json --record S " + f);
+  ASSERT_EQ(r.exit_code, 0) << r.summary();
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["records"][0]["size"], 16);
+  EXPECT_EQ(j["records"][0]["fields"][1]["offset"], 4);
+  EXPECT_EQ(j["records"][0]["fields"][1]["size"], 4);
+  EXPECT_EQ(j["records"][0]["fields"][2]["offset"], 8);
+  EXPECT_EQ(j["records"][0]["fields"][2]["type"], "atomic_llong");
+  r = runCli("call --target riscv64-unknown-elf --json " + f);
+  EXPECT_EQ(r.exit_code, 1) << r.summary();
+  EXPECT_NE(r.err.find("at.h:3:5: error: function 'f': parameter 1 of type '_Atomic(int)' holds "
+                       "an _Atomic value, which abikit does not lower"),
+            std::string::npos)
+      << r.err;
+  j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["functions"].size(), 2u);
+  EXPECT_TRUE(j["functions"][0].contains("error"));
+  EXPECT_FALSE(j["functions"][1].contains("error"));
+  r = runCli("layout --target dpu-upmem-dpurte " + f);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("_Atomic types are not supported on dpu-upmem-dpurte"), std::string::npos)
+      << r.err;
+}
+
 } // namespace

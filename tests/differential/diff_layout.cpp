@@ -734,7 +734,7 @@ TEST_P(DiffLayout, AgreesWithCompiler) {
     for (uint64_t k = first; k < std::min<uint64_t>(count, first + kBatch); ++k) {
       uint64_t case_seed = mix(mix(seed, abiSalt(abi.base)), k);
       batch.push_back(generateCase(case_seed, "c" + std::to_string(k) + "_", target, abi.oracle,
-                                   true, abi.language()));
+                                   true, abi.language(), true));
       for (const GRecord& r : batch.back().records) records += !r.name.empty();
       coverage.add(batch.back());
     }

@@ -819,11 +819,13 @@ TEST(CParse, KernelAttributes) {
 // ----- things outside the supported subset ----------------------------------------------------
 
 TEST(CParseErrors, UnsupportedConstructs) {
+  // _Atomic on a target whose compiler was not measured (tests/unit/test_atomic.cpp).
   EXPECT_EQ(
-      parseError("struct S { _Atomic int x; };\n"),
-      "test.h:1:12: error: _Atomic is not supported\nstruct S { _Atomic int x; };\n           ^");
-  EXPECT_EQ(errorLine("struct S { int *_Atomic p; };\n"),
-            "test.h:1:17: error: _Atomic is not supported");
+      parseError("struct S { int *_Atomic p; };\n", "dpu-upmem-dpurte"),
+      "test.h:1:17: error: _Atomic types are not supported on dpu-upmem-dpurte -mcpu=v1A (the "
+      "layout "
+      "its compiler gives them is not documented)\nstruct S { int *_Atomic p; };\n"
+      "                ^");
   EXPECT_EQ(errorLine("__auto_type x = 1;\n"), "test.h:1:1: error: '__auto_type' is not supported");
   EXPECT_EQ(errorLine("__declspec(dllexport) int x;\n"),
             "test.h:1:1: error: '__declspec' is not supported on riscv64-unknown-elf "

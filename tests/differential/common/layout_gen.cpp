@@ -27,8 +27,10 @@ unsigned minSignedBits(int64_t v) {
 class Generator {
 public:
   Generator(uint64_t seed, const std::string& prefix, const Target& target, OracleKind oracle,
-            bool ms_struct, Language lang)
-      : rng_(seed), d_(dataModelFor(target, lang)), oracle_(oracle),
+            bool ms_struct, Language lang, bool atomics)
+      : rng_(seed), atomic_rng_(seed ^ 0xA7031C5EEDull), d_(dataModelFor(target, lang)),
+        oracle_(oracle), atomics_(atomics && oracle == OracleKind::Clang &&
+                                  d_.max_atomic_promote_bits != kAtomicLayoutUnknown),
         gcc_i386_(oracle == OracleKind::Gcc && target.arch == "i386"),
         ms_struct_(ms_struct && oracle == OracleKind::Clang), cxx_(isCxx(lang)) {
     p_.seed = seed;
@@ -164,6 +166,17 @@ private:
     p_.typedefs.push_back(std::move(t));
     p_.order.push_back({GDecl::Typedef, int(p_.typedefs.size() - 1)});
     return int(p_.typedefs.size() - 1);
+  }
+
+  // What _Atomic may be applied to (C11 6.7.2.4; clang also refuses every _BitInt).
+  bool atomicValue(const GBase& b) const {
+    const GBase* v = &b;
+    while (v->kind == GBase::Typedef) {
+      const GTypedef& td = p_.typedefs[size_t(v->ref)];
+      if (!td.dims.empty()) return false;
+      v = &td.base;
+    }
+    return v->kind != GBase::BitInt;
   }
 
   GBase valueBase(int depth, bool allow_typedef = true) {
@@ -304,6 +317,7 @@ private:
       return f;
     }
     f.base = valueBase(depth);
+    f.base.atomic = atomics_ && atomic_rng_() % 10 == 0 && atomicValue(f.base);
     if (chance(15) && !(oracle_ == OracleKind::Gcc && hasAlignedTypedef(f.base))) {
       size_t n = 1 + below(2);
       for (size_t i = 0; i < n; ++i) f.dims.push_back(chance(6) ? 0 : 1 + below(4));
@@ -364,8 +378,10 @@ private:
   uint32_t pickAlign(unsigned n) { return 1u << below(n); } // 1, 2, 4, ... 2^(n-1)
 
   std::mt19937_64 rng_;
+  std::mt19937_64 atomic_rng_; // which fields are _Atomic
   DataModel d_;
   OracleKind oracle_;
+  const bool atomics_;
   const bool gcc_i386_;  // the oracle is GCC -m32
   const bool ms_struct_; // records may be under #pragma ms_struct on
   const bool cxx_;       // C++ (CUDA, HIP) device code
@@ -414,6 +430,11 @@ std::string declaration(const GProgram& p, const GBase& b, const std::string& na
   std::string d = name;
   if (flexible) d += "[]";
   for (uint64_t n : dims) d += "[" + std::to_string(n) + "]";
+  if (b.atomic) {
+    if (b.kind == GBase::Pointer) return "_Atomic(" + baseSpelling(p, b) + " *) " + d;
+    if (b.kind == GBase::FuncPointer) return "_Atomic(void (*)(void)) " + d;
+    return "_Atomic(" + baseSpelling(p, b) + ") " + d;
+  }
   if (b.kind == GBase::Pointer) return baseSpelling(p, b) + " *" + d;
   if (b.kind == GBase::FuncPointer) return "void (*" + d + ")(void)";
   return baseSpelling(p, b) + " " + d;
@@ -492,8 +513,8 @@ IntKind enumUnderlying(const std::vector<int64_t>& values, bool packed, const Da
 }
 
 GProgram generateCase(uint64_t seed, const std::string& prefix, const Target& target,
-                      OracleKind oracle, bool ms_struct, Language lang) {
-  return Generator(seed, prefix, target, oracle, ms_struct, lang).run();
+                      OracleKind oracle, bool ms_struct, Language lang, bool atomics) {
+  return Generator(seed, prefix, target, oracle, ms_struct, lang, atomics).run();
 }
 
 std::string recordSpelling(const GRecord& r) {
@@ -561,6 +582,11 @@ struct Builder {
   std::vector<RecordDecl*> records;
 
   const Type* base(const GBase& b) {
+    const Type* t = value(b);
+    return b.atomic ? ctx.atomicOf(t) : t;
+  }
+
+  const Type* value(const GBase& b) {
     switch (b.kind) {
     case GBase::Int:
       return ctx.intType(b.ik);
@@ -695,6 +721,8 @@ std::vector<GProgram> shrinkCandidates(const GProgram& p, const DataModel& d) {
         add([&](GProgram& c) { return c.records[r].fields[i].flexible = false, true; });
       if (f.bit_width > 1)
         add([&](GProgram& c) { return c.records[r].fields[i].bit_width = 1, true; });
+      if (f.base.atomic)
+        add([&](GProgram& c) { return c.records[r].fields[i].base.atomic = false, true; });
       if (f.base.kind == GBase::Typedef || f.base.kind == GBase::Enum ||
           f.base.kind == GBase::Record || f.base.kind == GBase::BitInt) {
         if (f.bit_width < 0 || f.bit_width <= 8)
@@ -768,6 +796,7 @@ void Coverage::add(const GProgram& p) {
     if (b.kind == GBase::Pointer && b.address_space) ++address_space_pointers;
     if (b.kind == GBase::FuncPointer) ++function_pointers;
     if (b.kind == GBase::Int && (b.ik == IntKind::Int128 || b.ik == IntKind::UInt128)) ++int128;
+    if (b.atomic) ++atomics;
   };
   for (const GDecl& d : p.order) {
     if (d.kind == GDecl::Enum) {
@@ -836,6 +865,7 @@ std::string Coverage::text() const {
   item("packed enums", packed_enums);
   item("_BitInt", bitints);
   item("__int128", int128);
+  item("_Atomic", atomics);
   item("aligned typedefs", aligned_typedefs);
   item("address-space pointers", address_space_pointers);
   item("function pointers", function_pointers);

@@ -41,7 +41,8 @@ struct GBase {
   bool is_signed = true;
   bool char_pointee = false;
   uint32_t address_space = 0;
-  int ref = -1; // index of the enum, record or typedef
+  int ref = -1;        // index of the enum, record or typedef
+  bool atomic = false; // _Atomic(base) (fields only; never a _BitInt or an array typedef)
 };
 
 struct GTypedef {
@@ -106,9 +107,13 @@ struct GProgram {
 /// Generates one case from a seed for a target (its data model decides which types exist)
 /// and an oracle; with `ms_struct`, about one record in ten is under `#pragma ms_struct on`
 /// (clang oracles only: the layout tests; abikit's call lowerings refuse such records). `lang`
-/// is the source language's data model (CUDA/HIP: the device's with its host) and dialect.
+/// is the source language's data model (CUDA/HIP: the device's with its host) and dialect. With
+/// `atomics` (clang oracles, targets whose _Atomic layout is known), about one field in ten is
+/// `_Atomic(T)`; the choice comes from a stream of its own, so the rest of the case is the one
+/// generated without it.
 GProgram generateCase(uint64_t seed, const std::string& prefix, const Target& target,
-                      OracleKind oracle, bool ms_struct = false, Language lang = Language::C);
+                      OracleKind oracle, bool ms_struct = false, Language lang = Language::C,
+                      bool atomics = false);
 
 /// The C text of a list of cases; fills GRecord::line/col (1-based, counting from the first
 /// line of the returned text).
@@ -132,7 +137,7 @@ struct Coverage {
            unnamed_bitfields = 0, packed_fields = 0, aligned_fields = 0, flexible_arrays = 0,
            arrays = 0, vectors = 0, ext_vectors = 0, complex = 0, enums = 0, packed_enums = 0,
            bitints = 0, aligned_typedefs = 0, address_space_pointers = 0, function_pointers = 0,
-           int128 = 0;
+           int128 = 0, atomics = 0;
   void add(const GProgram& p);
   std::string text() const;
 };
