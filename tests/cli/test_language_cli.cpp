@@ -196,4 +196,35 @@ TEST(LanguageCli, AtomicTypes) {
       << r.err;
 }
 
+// --from: only the declarations made in the named files (a header's own records, not those of
+// the headers it includes).
+TEST(LanguageCli, FromKeepsOneFilesDeclarations) {
+  abikit::test::TempDir dir;
+  std::string lib = dir.write("lib.h", "struct Lib { int a; };\nint libf(int);\n");
+  std::string top = dir.write(
+      "top.h", "#include \"lib.h\"\nstruct Mine { char c; };\nint minef(struct Mine *p);\n");
+  const std::string x86 = "--target x86_64-linux-gnu ";
+  CliResult r = runCli("layout " + x86 + "--json " + top);
+  ASSERT_EQ(r.exit_code, 0) << r.summary();
+  EXPECT_EQ(nlohmann::json::parse(r.out)["records"].size(), 2u);
+  r = runCli("layout " + x86 + "--json --from top.h " + top);
+  ASSERT_EQ(r.exit_code, 0) << r.summary();
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["records"].size(), 1u);
+  EXPECT_EQ(j["records"][0]["name"], "struct Mine");
+  r = runCli("layout " + x86 + "--json --from " + lib + " " + top); // a full path
+  ASSERT_EQ(r.exit_code, 0) << r.summary();
+  EXPECT_EQ(nlohmann::json::parse(r.out)["records"][0]["name"], "struct Lib");
+  r = runCli("call --target riscv64-unknown-elf --from lib.h " + top);
+  ASSERT_EQ(r.exit_code, 0) << r.summary();
+  EXPECT_NE(r.out.find("libf"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("minef"), std::string::npos) << r.out;
+  r = runCli("layout " + x86 + "--from top.h --from lib.h --json " + top);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["records"].size(), 2u);
+  r = runCli("layout " + x86 + "--from other.h " + top);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("--from 'other.h': no declaration of"), std::string::npos) << r.err;
+}
+
 } // namespace

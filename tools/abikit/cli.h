@@ -49,9 +49,30 @@ struct InputFlags {
   std::vector<std::string> undefines;
   std::vector<std::string> include_dirs;
   uint64_t max_input_bytes = ParseOptions().max_input_bytes;
-  std::string language; // -x: c, cl, cuda, hip (empty: from the file name)
-  std::string cl_std;   // -cl-std (OpenCL C only)
+  std::string language;          // -x: c, cl, cuda, hip (empty: from the file name)
+  std::string cl_std;            // -cl-std (OpenCL C only)
+  std::vector<std::string> from; // --from: keep the declarations of these files only
   void add(CLI::App& app);
+  /// `decls` less those --from does not keep (all of them without --from): a declaration is
+  /// kept when its file is one of the --from paths, ends with "/" and one of them, or is the
+  /// same file. An Input error when --from keeps none of a non-empty list.
+  template <class Decl>
+  std::vector<const Decl*> keepFrom(const TypeContext& ctx,
+                                    const std::vector<const Decl*>& decls) const {
+    if (from.empty()) return decls;
+    std::vector<int8_t> known; // per file id: -1 not yet looked at, 0 dropped, 1 kept
+    std::vector<const Decl*> out;
+    for (const Decl* d : decls) {
+      uint32_t id = d->loc.file;
+      if (id >= known.size()) known.resize(id + 1, -1);
+      if (known[id] < 0) known[id] = fromKeeps(ctx.fileName(id));
+      if (known[id]) out.push_back(d);
+    }
+    if (out.empty() && !decls.empty()) throwNothingFrom();
+    return out;
+  }
+  bool fromKeeps(std::string_view file) const;
+  [[noreturn]] void throwNothingFrom() const;
   ParseOptions parseOptions() const; // -D NAME[=VALUE], -U, -I
   /// The source language (-x, else from the file name) and its standard (-cl-std); throws an
   /// Input error for -cl-std on a source that is not OpenCL C.

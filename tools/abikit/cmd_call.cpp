@@ -37,7 +37,7 @@ void addCallCommand(CLI::App& app, Action& action) {
 
       std::vector<const FunctionDecl*> selected;
       if (functions.empty()) {
-        selected = tu.functions;
+        selected = input.keepFrom(ctx, tu.functions);
       } else {
         for (const std::string& name : functions) {
           const FunctionDecl* f = tu.findFunction(name);

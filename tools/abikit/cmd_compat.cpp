@@ -87,7 +87,7 @@ void addCompatCommand(CLI::App& app, Action& action) {
         s.tu = parseSource(s.ctx, s.engine, displayName(input.file), text, input.parseOptions());
         CompatSide side{&s.engine, {}};
         if (names.empty()) {
-          side.records = s.tu.records;
+          side.records = input.keepFrom(s.ctx, s.tu.records);
         } else {
           for (const std::string& name : names)
             if (const RecordDecl* rd = s.tu.findRecord(name, s.ctx)) side.records.push_back(rd);

@@ -44,7 +44,7 @@ void addKernargCommand(CLI::App& app, Action& action) {
       TranslationUnit tu = parseFile(ctx, layout, input.file, input.parseOptions());
       std::vector<const FunctionDecl*> selected;
       if (kernels.empty()) {
-        for (const FunctionDecl* f : tu.functions)
+        for (const FunctionDecl* f : input.keepFrom(ctx, tu.functions))
           if (f->type->fkind == FunctionKind::Kernel) selected.push_back(f);
       } else {
         for (const std::string& name : kernels) {

@@ -71,7 +71,7 @@ void addLayoutCommand(CLI::App& app, Action& action) {
       }
       std::vector<const RecordDecl*> records;
       if (names.empty()) {
-        records = tu.records;
+        records = input.keepFrom(ctx, tu.records);
       } else {
         for (const std::string& name : names) {
           const RecordDecl* rd = tu.findRecord(name, ctx);

@@ -37,7 +37,7 @@ void addPtxCommand(CLI::App& app, Action& action) {
       TranslationUnit tu = parseFile(ctx, layout, input.file, input.parseOptions());
       std::vector<const FunctionDecl*> selected;
       if (functions.empty()) {
-        selected = tu.functions;
+        selected = input.keepFrom(ctx, tu.functions);
       } else {
         for (const std::string& name : functions) {
           const FunctionDecl* f = tu.findFunction(name);

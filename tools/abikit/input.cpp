@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
@@ -134,9 +135,34 @@ void InputFlags::add(CLI::App& app) {
   app.add_option("--cl-std", cl_std,
                  "OpenCL C version (-cl-std=CL1.0, CL1.1, CL1.2, CL2.0, CL3.0; default CL1.2, as "
                  "clang)");
+  app.add_option("--from", from,
+                 "Only the declarations made in this file (a path, or its last components: "
+                 "--from zlib.h); repeatable")
+      ->allow_extra_args(false);
   app.add_option("--max-input-size", max_input_bytes,
                  "Most bytes of source text read (the file and its includes; default 1 GiB)")
       ->transform(CLI::AsSizeValue(false));
+}
+
+bool InputFlags::fromKeeps(std::string_view file) const {
+  namespace fs = std::filesystem;
+  for (const std::string& f : from) {
+    if (file == f) return true;
+    if (file.size() > f.size() && file.ends_with(f) && file[file.size() - f.size() - 1] == '/')
+      return true;
+    std::error_code e1, e2;
+    const fs::path a = fs::weakly_canonical(fs::path(file), e1);
+    const fs::path b = fs::weakly_canonical(fs::path(f), e2);
+    if (!e1 && !e2 && a == b) return true;
+  }
+  return false;
+}
+
+void InputFlags::throwNothingFrom() const {
+  std::string list;
+  for (const std::string& f : from) list += (list.empty() ? "'" : ", '") + f + "'";
+  throw Error(ErrorKind::Input,
+              "--from " + list + ": no declaration of " + displayName(file) + " is in such a file");
 }
 
 LanguageMode InputFlags::languageMode() const {
