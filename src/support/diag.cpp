@@ -13,31 +13,38 @@ bool isContinuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }
 
+// The length of the printable UTF-8 character at s[i]: 0 for a control character other than
+// newline and tab, DEL, or a byte that does not start a well-formed sequence.
+size_t printableLength(std::string_view s, size_t i) {
+  auto isCont = [&](size_t k) { return k < s.size() && isContinuation(s[k]); };
+  const auto c = static_cast<unsigned char>(s[i]);
+  size_t n = 0;
+  if (c >= 0x20 && c < 0x7f)
+    n = 1;
+  else if (c == '\n' || c == '\t')
+    n = 1;
+  else if (c >= 0xC2 && c <= 0xDF && isCont(i + 1))
+    n = 2;
+  else if (c >= 0xE0 && c <= 0xEF && isCont(i + 1) && isCont(i + 2) &&
+           !(c == 0xE0 && static_cast<unsigned char>(s[i + 1]) < 0xA0) &&
+           !(c == 0xED && static_cast<unsigned char>(s[i + 1]) >= 0xA0))
+    n = 3;
+  else if (c >= 0xF0 && c <= 0xF4 && isCont(i + 1) && isCont(i + 2) && isCont(i + 3) &&
+           !(c == 0xF0 && static_cast<unsigned char>(s[i + 1]) < 0x90) &&
+           !(c == 0xF4 && static_cast<unsigned char>(s[i + 1]) >= 0x90))
+    n = 4;
+  return n;
+}
+
 // `s` with every byte a terminal should not receive written as \xNN: control characters other
 // than newline and tab, DEL, and bytes that are not part of well-formed UTF-8 (a name read from
 // a binary file, say).
 std::string printable(const std::string& s) {
-  auto isCont = [&](size_t i) { return i < s.size() && isContinuation(s[i]); };
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    size_t n = 0; // length of a well-formed UTF-8 sequence starting here
-    if (c >= 0x20 && c < 0x7f)
-      n = 1;
-    else if (c == '\n' || c == '\t')
-      n = 1;
-    else if (c >= 0xC2 && c <= 0xDF && isCont(i + 1))
-      n = 2;
-    else if (c >= 0xE0 && c <= 0xEF && isCont(i + 1) && isCont(i + 2) &&
-             !(c == 0xE0 && static_cast<unsigned char>(s[i + 1]) < 0xA0) &&
-             !(c == 0xED && static_cast<unsigned char>(s[i + 1]) >= 0xA0))
-      n = 3;
-    else if (c >= 0xF0 && c <= 0xF4 && isCont(i + 1) && isCont(i + 2) && isCont(i + 3) &&
-             !(c == 0xF0 && static_cast<unsigned char>(s[i + 1]) < 0x90) &&
-             !(c == 0xF4 && static_cast<unsigned char>(s[i + 1]) >= 0x90))
-      n = 4;
-    if (n) {
+    if (size_t n = printableLength(s, i)) {
       out.append(s, i, n);
       i += n;
       continue;
@@ -134,9 +141,16 @@ Error Error::atSourcePart(ErrorKind kind, std::string message, std::string file,
   std::string shown;
   if (begin > 0) shown = "...";
   size_t lead = shown.size();
-  for (size_t i = begin; i < end; ++i) {
-    unsigned char c = static_cast<unsigned char>(part[i - part_begin]);
-    shown += (c < 0x20 && c != '\t') || c == 0x7f ? '?' : char(c);
+  // One '?' per byte that is no printable character (the caret stays over its column).
+  for (size_t i = begin; i < end;) {
+    size_t n = part[i - part_begin] == '\n' ? 0 : printableLength(part, i - part_begin);
+    if (n == 0 || i + n > end) {
+      shown += '?';
+      ++i;
+    } else {
+      shown.append(part.substr(i - part_begin, n));
+      i += n;
+    }
   }
   if (end < line_size) shown += "...";
   e.source_line_ = std::move(shown);

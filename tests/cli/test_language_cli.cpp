@@ -134,8 +134,9 @@ TEST(LanguageCli, PtxAndKernargAnswerEachDeclaration) {
 
 // Input that is not C: one line that says what it is, no raw control bytes on the terminal.
 TEST(LanguageCli, BinaryAndCxxInput) {
+  // The bytes of an object: NULs, and 0xE8 0x80 that start no well-formed UTF-8 character.
   std::string elf = writeTempFile("obj.h", std::string("\x7f"
-                                                       "ELF\x02\x01\x01\0\0\0\0",
+                                                       "ELF\x02\x01\x01\xe8\x80\0\0\0",
                                                        12));
   CliResult r = runCli("layout --target x86_64-linux-gnu " + elf);
   EXPECT_EQ(r.exit_code, 1) << r.summary();
@@ -144,7 +145,8 @@ TEST(LanguageCli, BinaryAndCxxInput) {
                        "objects and archives)"),
             std::string::npos)
       << r.err;
-  for (char c : r.err) EXPECT_FALSE((c > 0 && c < 0x20 && c != '\n' && c != '\t') || c == 0x7f);
+  for (char c : r.err) EXPECT_FALSE((c >= 0 && c < 0x20 && c != '\n' && c != '\t') || c == 0x7f);
+  EXPECT_EQ(r.err.find('\xe8'), std::string::npos) << r.err; // shown as '?' in the source line
   std::string bin = writeTempFile("data.h", std::string("int x;\0\1\2", 9));
   r = runCli("layout --target x86_64-linux-gnu " + bin);
   EXPECT_NE(r.err.find("data.h:1:1: error: this is a binary file, not C source"), std::string::npos)
